@@ -1,0 +1,66 @@
+// The `duels` command: parses the command line and maps failures to exit codes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <utility>
+#include <vector>
+
+#include "app/command.hpp"
+#include "common/error.hpp"
+
+namespace duels::app {
+
+namespace {
+std::vector<std::pair<int, AddCommandFn>>& registry() {
+  static std::vector<std::pair<int, AddCommandFn>> commands;
+  return commands;
+}
+}  // namespace
+
+bool register_command(int order, AddCommandFn add) {
+  registry().emplace_back(order, add);
+  return true;
+}
+
+void add_registered_commands(CLI::App& root) {
+  auto commands = registry();
+  std::stable_sort(commands.begin(), commands.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [order, add] : commands) add(root);
+}
+
+std::string assets_dir() {
+  if (const char* env = std::getenv("DUELS_ASSETS"); env != nullptr && *env != '\0') return env;
+  return DUELS_ASSETS_DIR;
+}
+
+}  // namespace duels::app
+
+int main(int argc, char** argv) {
+  using namespace duels::app;
+  CLI::App app{"Duels Companion — a table companion for Shadowrun Duels", "duels"};
+  app.set_version_flag("--version", std::string("duels ") + DUELS_VERSION);
+  app.require_subcommand(1);
+  add_registered_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kOk : kUsage;
+  } catch (const UsageError& e) {
+    std::cerr << "duels: " << e.what() << "\n";
+    return kUsage;
+  } catch (const duels::DataException& e) {
+    std::cerr << "duels: " << e.what() << "\n";
+    return kInvalid;
+  } catch (const IllegalAction& e) {
+    std::cerr << "duels: not allowed: " << e.what() << "\n";
+    return kInvalid;
+  } catch (const std::exception& e) {
+    std::cerr << "duels: error: " << e.what() << "\n";
+    return kFailure;
+  }
+  return kOk;
+}

@@ -1,0 +1,217 @@
+#include "common/yaml_read.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace duels {
+
+namespace {
+
+// yaml-cpp recurses once per nesting level; a hostile file of "[[[[..." would exhaust the stack.
+// No data file of ours nests deeper than a handful of levels.
+constexpr int kMaxNesting = 64;
+
+bool nesting_too_deep(const std::string& text) {
+  int depth = 0;
+  for (char c : text) {
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+std::string kind_of(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Scalar:
+      return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    default:
+      return "nothing";
+  }
+}
+
+}  // namespace
+
+YAML::Node parse_yaml_text(const std::string& text, const std::string& file) {
+  if (nesting_too_deep(text)) {
+    throw DataException({file, 0, "", fmt::format("nesting deeper than {} levels", kMaxNesting)});
+  }
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw DataException({file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                         fmt::format("YAML syntax error: {}", e.msg)});
+  }
+}
+
+YAML::Node parse_yaml_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DataException({path, 0, "", "a readable file (it could not be opened)"});
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parse_yaml_text(buffer.str(), path);
+}
+
+int FieldReader::line_of(const YAML::Node& node) {
+  if (!node.IsDefined()) return 0;
+  const YAML::Mark mark = node.Mark();
+  return mark.line >= 0 ? mark.line + 1 : 0;
+}
+
+void FieldReader::error(const YAML::Node& at, std::string_view field, std::string_view expected,
+                        const YAML::Node& fallback) {
+  int line = line_of(at);
+  if (line == 0) line = line_of(fallback);
+  errors_.push_back({file_, line, std::string(field), std::string(expected)});
+}
+
+std::optional<double> FieldReader::number(const YAML::Node& map, std::string_view key,
+                                          std::string_view path, bool required, double min,
+                                          double max) {
+  const std::string field = join_path(path, key);
+  const YAML::Node node = map.IsMap() ? map[std::string(key)] : YAML::Node();
+  if (!node.IsDefined() || node.IsNull()) {
+    if (required) error(node, field, "a number (it is missing)", map);
+    return std::nullopt;
+  }
+  double value = 0;
+  if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || !std::isfinite(value)) {
+    error(node, field, fmt::format("a number, not {}", kind_of(node)), map);
+    return std::nullopt;
+  }
+  if (value < min || value > max) {
+    error(node, field, fmt::format("a number from {} to {}, not {}", min, max, value), map);
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<int> FieldReader::integer(const YAML::Node& map, std::string_view key,
+                                        std::string_view path, bool required, int min, int max) {
+  const std::string field = join_path(path, key);
+  const YAML::Node node = map.IsMap() ? map[std::string(key)] : YAML::Node();
+  if (!node.IsDefined() || node.IsNull()) {
+    if (required) error(node, field, "a whole number (it is missing)", map);
+    return std::nullopt;
+  }
+  long long value = 0;
+  if (!node.IsScalar() || !YAML::convert<long long>::decode(node, value)) {
+    error(node, field, fmt::format("a whole number, not {}", kind_of(node)), map);
+    return std::nullopt;
+  }
+  if (value < min || value > max) {
+    error(node, field, fmt::format("a whole number from {} to {}, not {}", min, max, value), map);
+    return std::nullopt;
+  }
+  return static_cast<int>(value);
+}
+
+std::optional<std::string> FieldReader::text(const YAML::Node& map, std::string_view key,
+                                             std::string_view path, bool required) {
+  const std::string field = join_path(path, key);
+  const YAML::Node node = map.IsMap() ? map[std::string(key)] : YAML::Node();
+  if (!node.IsDefined() || node.IsNull()) {
+    if (required) error(node, field, "a text value (it is missing)", map);
+    return std::nullopt;
+  }
+  if (!node.IsScalar()) {
+    error(node, field, fmt::format("a text value, not {}", kind_of(node)), map);
+    return std::nullopt;
+  }
+  return node.Scalar();
+}
+
+YAML::Node FieldReader::sequence(const YAML::Node& map, std::string_view key,
+                                 std::string_view path, bool required) {
+  const std::string field = join_path(path, key);
+  const YAML::Node node = map.IsMap() ? map[std::string(key)] : YAML::Node();
+  if (!node.IsDefined() || node.IsNull()) {
+    if (required) error(node, field, "a list (it is missing)", map);
+    return YAML::Node(YAML::NodeType::Sequence);
+  }
+  if (!node.IsSequence()) {
+    error(node, field, fmt::format("a list, not {}", kind_of(node)), map);
+    return YAML::Node(YAML::NodeType::Sequence);
+  }
+  return node;
+}
+
+YAML::Node FieldReader::mapping(const YAML::Node& map, std::string_view key,
+                                std::string_view path, bool required) {
+  const std::string field = join_path(path, key);
+  const YAML::Node node = map.IsMap() ? map[std::string(key)] : YAML::Node();
+  if (!node.IsDefined() || node.IsNull()) {
+    if (required) error(node, field, "a mapping (it is missing)", map);
+    return YAML::Node(YAML::NodeType::Map);
+  }
+  if (!node.IsMap()) {
+    error(node, field, fmt::format("a mapping, not {}", kind_of(node)), map);
+    return YAML::Node(YAML::NodeType::Map);
+  }
+  return node;
+}
+
+bool FieldReader::expect_map(const YAML::Node& node, std::string_view path,
+                             std::initializer_list<std::string_view> allowed) {
+  if (!node.IsMap()) {
+    error(node, path.empty() ? "(document)" : path,
+          fmt::format("a mapping, not {}", kind_of(node)));
+    return false;
+  }
+  for (const auto& entry : node) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string("?");
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      std::string names;
+      for (std::string_view a : allowed) names += (names.empty() ? "" : ", ") + std::string(a);
+      error(entry.first, join_path(path, key), fmt::format("one of the known fields ({})", names),
+            node);
+    }
+  }
+  return true;
+}
+
+void FieldReader::schema_version(const YAML::Node& root, int supported) {
+  if (!root.IsMap()) return;
+  const auto version = integer(root, "schema_version", "", true, 1, 1000000);
+  if (version && *version != supported) {
+    error(root["schema_version"], "schema_version",
+          fmt::format("{} (this program reads version {}{})", supported, supported,
+                      *version > supported ? "; the file is from a newer program" : ""));
+  }
+}
+
+void FieldReader::throw_if_errors() const {
+  if (errors_.empty()) return;
+  DataError first = errors_.front();
+  if (errors_.size() > 1) {
+    std::string all;
+    for (const auto& e : errors_) all += "\n  " + e.message();
+    first.expected += fmt::format(" (and {} more problem{}:{})", errors_.size() - 1,
+                                  errors_.size() > 2 ? "s" : "", all);
+  }
+  throw DataException(first);
+}
+
+std::string join_path(std::string_view path, std::string_view key) {
+  if (path.empty()) return std::string(key);
+  return fmt::format("{}.{}", path, key);
+}
+
+std::string index_path(std::string_view path, std::size_t index) {
+  return fmt::format("{}[{}]", path, index);
+}
+
+}  // namespace duels
