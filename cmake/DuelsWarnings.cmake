@@ -1,7 +1,7 @@
 # Warnings for the project's own targets only (never for third-party code).
 function(duels_target_warnings target)
   target_compile_options(${target} PRIVATE
-    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wno-missing-field-initializers
     -Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual
     $<$<BOOL:${DUELS_WERROR}>:-Werror>)
 endfunction()
