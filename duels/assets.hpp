@@ -45,11 +45,13 @@ struct LoadReport {
 };
 
 /// Parses one YAML document holding `figures:`, `gear:` and/or `teams:` lists and adds them to
-/// `library`. Problems are appended to `report`; entries with problems are skipped.
+/// `library`. Problems are appended to `report`; entries with problems are skipped. Team
+/// members may also name figures and gear of `references` (e.g. the bundled library).
 void load_asset_text(const std::string& text, const std::string& file, AssetLibrary& library,
-                     LoadReport& report);
+                     LoadReport& report, const AssetLibrary* references = nullptr);
 /// Same for a file on disk.
-void load_asset_file(const std::string& path, AssetLibrary& library, LoadReport& report);
+void load_asset_file(const std::string& path, AssetLibrary& library, LoadReport& report,
+                     const AssetLibrary* references = nullptr);
 /// Loads every *.yaml file under `dir` (assets/figures, assets/gear, assets/teams). Throws a
 /// DataException with every problem when any file is bad.
 AssetLibrary load_asset_library(const std::string& dir);

@@ -6,6 +6,9 @@
 #include <set>
 
 #include "dice/notation.hpp"
+#include "duels/serialize.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace duels {
 
@@ -1095,6 +1098,16 @@ std::string prompt(const GameState& s) {
       return s.winner ? fmt::format("{} won", team_name(s, *s.winner)) : std::string("Game over");
   }
   return "";
+}
+
+std::uint64_t state_hash(const GameState& state) {
+  // FNV-1a over the canonical JSON (objects have sorted keys; numbers print the same everywhere).
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : to_json(state).dump()) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
 }
 
 }  // namespace duels

@@ -1,0 +1,21 @@
+#pragma once
+/// @file Small helpers shared by the subcommands: notation parsing with CLI-friendly errors.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dice/die.hpp"
+
+namespace duels::app {
+
+/// Parses dice given as one or more arguments ("yellow:d8 blue:d6" or separate words).
+std::vector<dice::Die> parse_pool_args(const std::vector<std::string>& args, const char* flag);
+/// Parses rolled dice ("yellow:d8=5 …").
+std::vector<dice::Roll> parse_roll_args(const std::vector<std::string>& args, const char* flag);
+/// Parses colours ("yellow", repeated or comma-separated).
+std::vector<dice::Colour> parse_colour_args(const std::vector<std::string>& args, const char* flag);
+/// Parses "COLOUR:N" bonuses.
+std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& args, const char* flag);
+
+}  // namespace duels::app
