@@ -1,0 +1,291 @@
+#include "duels/autoplay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "duels/engine.hpp"
+#include "duels/odds.hpp"
+
+namespace duels {
+
+namespace {
+
+using dice::Colour;
+
+double dist(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
+const FigureState& fig(const GameState& s, FigureId f) { return s.figures[static_cast<std::size_t>(f)]; }
+
+std::vector<dice::Die> dice_of(const FigureState& f, const std::vector<DieId>& ids) {
+  std::vector<dice::Die> out;
+  for (DieId id : ids) out.push_back(f.dice[static_cast<std::size_t>(id)].die);
+  return out;
+}
+
+std::vector<int> roll_faces(dice::Roller& roller, const FigureState& f, const std::vector<DieId>& ids) {
+  std::vector<int> out;
+  for (DieId id : ids) out.push_back(roller.roll(f.dice[static_cast<std::size_t>(id)].die).face);
+  return out;
+}
+
+// Round start: attack dice the tape can use (largest first), then up to two white dice, then
+// wild dice; at most six.
+std::vector<DieId> choose_dice(const FigureState& f) {
+  std::vector<std::pair<double, DieId>> scored;
+  int whites = 0;
+  for (DieId id : f.dice_in(DieZone::Cup)) {
+    const dice::Die& d = f.dice[static_cast<std::size_t>(id)].die;
+    double score = d.sides + (d.ace ? 1.5 : 0);
+    if (d.colour == Colour::White) {
+      score = whites++ < 2 ? 5.5 + d.sides * 0.1 : 0.5;
+    } else if (dice::is_wild(d.colour)) {
+      score *= f.def.tape.has(d.colour) ? 1.0 : 0.6;
+    } else if (!f.def.tape.has(d.colour)) {
+      score = d.colour == Colour::Yellow ? 3 : 0.1;  // yellow still dodges
+    }
+    scored.emplace_back(score, id);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::vector<DieId> out;
+  for (const auto& [score, id] : scored) {
+    if (out.size() == 6) break;
+    out.push_back(id);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<FigureId> nearest_enemy(const GameState& s, FigureId me) {
+  std::optional<FigureId> best;
+  double best_d = 0;
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (f.eliminated || f.team == fig(s, me).team || !f.position) continue;
+    const double d = dist(*f.position, *fig(s, me).position);
+    if (!best || d < best_d) {
+      best = o;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+// The attack subset with the most expected clicks (against no dodge, to stay quick).
+std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, FigureId target,
+                                              const Measurement& m) {
+  const auto cand = attack_dice_candidates(s, me, m.gap_in, m.chord_in);
+  if (cand.empty()) return std::nullopt;
+  const auto& a = fig(s, me);
+  const auto& t = fig(s, target);
+  OddsQuery q{a.value(DialKind::Weapon), t.value(DialKind::Body), {}, {}, t.shields(), a.def.damage_bonus};
+  std::optional<std::vector<DieId>> best;
+  double best_e = 0;
+  const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
+  for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
+    std::vector<DieId> ids;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if ((mask >> i) & 1U) ids.push_back(cand[i]);
+    }
+    q.attack = dice_of(a, ids);
+    if (check_roll_colours(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options)) continue;
+    const double e = attack_odds(q).expected_clicks();
+    if (e > best_e + 1e-12) {
+      best_e = e;
+      best = ids;
+    }
+  }
+  return best;
+}
+
+std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p) {
+  const auto& a = fig(s, p.attacker);
+  const auto& d = fig(s, p.target);
+  std::vector<DieId> cand;
+  for (DieId id : d.dice_in(DieZone::Base)) {
+    const Colour c = d.dice[static_cast<std::size_t>(id)].die.colour;
+    if (c == Colour::White || c == Colour::Yellow || dice::is_wild(c)) cand.push_back(id);
+  }
+  OddsQuery q{a.value(DialKind::Weapon), d.value(DialKind::Body), dice_of(a, p.attack_dice), {},
+              d.shields(), a.def.damage_bonus};
+  std::vector<DieId> best;
+  double best_e = attack_odds(q).expected_clicks();
+  const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
+  for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
+    std::vector<DieId> ids;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if ((mask >> i) & 1U) ids.push_back(cand[i]);
+    }
+    q.dodge = dice_of(d, ids);
+    if (check_roll_colours(d, q.dodge, RollPurpose::Dodge, 0, 0, s.options)) continue;
+    // Dodge dice are spent for the round: take a bigger dodge only if it saves a real amount.
+    const double e = attack_odds(q).expected_clicks() + 0.05 * static_cast<double>(ids.size());
+    if (e < best_e - 1e-12) {
+      best_e = e;
+      best = ids;
+    }
+  }
+  return best;
+}
+
+// Where damage hurts least (defender) or most (attacker with a Called Shot): bullet holes
+// first, then the value lost.
+DialKind pick_dial(const FigureState& f, int clicks, bool hurt_most) {
+  DialKind best = DialKind::Head;
+  double best_score = 0;
+  bool first = true;
+  for (DialKind d : kAllDials) {
+    const auto& positions = f.def.dial(d).positions;
+    const int k = static_cast<int>(d);
+    const int after = std::min<int>(f.dial[static_cast<std::size_t>(k)] + clicks,
+                                    static_cast<int>(positions.size()) - 1);
+    FigureState g = f;
+    g.dial[static_cast<std::size_t>(k)] = after;
+    const double lost = f.value(d) - g.value(d);
+    const double score = (g.bullet_holes() >= 3 ? 1000 : 0) + g.bullet_holes() * 10.0 + lost +
+                         (d == DialKind::Weapon ? 0.5 : 0);
+    const double signed_score = hurt_most ? -score : score;
+    if (first || signed_score < best_score) {
+      best = d;
+      best_score = signed_score;
+      first = false;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+double open_table_gap(const FigureState& a, const FigureState& b) {
+  return std::max(0.0, dist(*a.position, *b.position) - a.def.base_diameter_in / 2 -
+                           b.def.base_diameter_in / 2);
+}
+
+Measurement open_table_measurement(const GameState& s, FigureId attacker, FigureId target) {
+  const auto& a = fig(s, attacker);
+  const auto& t = fig(s, target);
+  Measurement m{open_table_gap(a, t), a.def.base_diameter_in, true, {}};
+  // A base whose disc the centre line crosses blocks it (a simple, conservative test).
+  const Point p = *a.position;
+  const Point q = *t.position;
+  const double len = dist(p, q);
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (o == attacker || o == target || f.eliminated || !f.position || len == 0) continue;
+    const double u = ((f.position->x - p.x) * (q.x - p.x) + (f.position->y - p.y) * (q.y - p.y)) / (len * len);
+    if (u <= 0 || u >= 1) continue;
+    const Point c{p.x + u * (q.x - p.x), p.y + u * (q.y - p.y)};
+    if (dist(c, *f.position) < f.def.base_diameter_in / 2) {
+      m.line_of_fire = false;
+      m.blockers.push_back(f.def.name);
+    }
+  }
+  return m;
+}
+
+std::optional<Command> AutoPlayer::next(const GameState& s) {
+  switch (s.phase) {
+    case Phase::GameOver:
+      return std::nullopt;
+    case Phase::AlphaRoll: {
+      RollForAlpha c;
+      for (TeamId t : s.alpha_contenders) {
+        c.rolls[t] = {roller_.rng().uniform(6), roller_.rng().uniform(6)};
+      }
+      return c;
+    }
+    case Phase::PlaceTerrain:
+      return PassTerrain{s.placing};
+    case Phase::PlaceFigures: {
+      // Teams around a circle on a 60" table, far enough apart for the 48" rule.
+      const auto n = static_cast<double>(s.teams.size());
+      const double radius = std::max(26.0, 27.0 / std::sin(std::numbers::pi / n));
+      const double angle = 2 * std::numbers::pi * s.placing / n + std::numbers::pi / 2;
+      int index = 0;
+      for (const auto& f : s.figures) {
+        if (f.team == s.placing && f.position) ++index;
+      }
+      for (FigureId f = 0; f < static_cast<FigureId>(s.figures.size()); ++f) {
+        if (fig(s, f).team == s.placing && !fig(s, f).position) {
+          const double side = (index % 2 == 0 ? 1 : -1) * 3.0 * ((index + 1) / 2);
+          return PlaceFigure{f, Point{30 + radius * std::cos(angle) - side * std::sin(angle),
+                                      30 + radius * std::sin(angle) + side * std::cos(angle)}};
+        }
+      }
+      return std::nullopt;
+    }
+    case Phase::ChooseDice:
+      for (FigureId f = 0; f < static_cast<FigureId>(s.figures.size()); ++f) {
+        if (!fig(s, f).chose_dice) return ChooseDice{f, choose_dice(fig(s, f))};
+      }
+      return std::nullopt;
+    case Phase::Turns:
+      break;
+  }
+  if (s.attack) {
+    const auto& p = *s.attack;
+    switch (p.stage) {
+      case AttackStage::Dodge:
+        return ChooseDodge{best_dodge(s, p)};
+      case AttackStage::Roll:
+        return RollAttack{roll_faces(roller_, fig(s, p.attacker), p.attack_dice),
+                          roll_faces(roller_, fig(s, p.target), p.dodge_dice), std::nullopt};
+      case AttackStage::RemoveGear: {
+        const auto& d = fig(s, p.target);
+        const GearState* cheapest = nullptr;
+        for (const auto& g : d.gear) {
+          if (!g.removed && (cheapest == nullptr || g.def.points < cheapest->def.points)) cheapest = &g;
+        }
+        return RemoveGear{cheapest->def.id};
+      }
+      case AttackStage::Damage:
+        return AssignDamage{pick_dial(fig(s, p.target), p.result.clicks, p.attacker_assigns)};
+    }
+  }
+  FigureId me = -1;
+  if (s.active_figure) {
+    me = *s.active_figure;
+  } else {
+    for (FigureId f : s.team_figures(s.active_team, true)) {
+      if (!fig(s, f).turn_done) {
+        me = f;
+        break;
+      }
+    }
+  }
+  const auto& f = fig(s, me);
+  const auto target = nearest_enemy(s, me);
+  if (!target || !f.position) return EndTurn{me};
+  const Measurement m = open_table_measurement(s, me, *target);
+  if (f.attacks < 2 && m.line_of_fire) {
+    if (auto dice = best_attack(s, me, *target, m)) return DeclareAttack{me, *target, m, *dice};
+  }
+  if (!f.moved) {
+    // Close in, stopping half an inch short of the target's base; roll the white dice when far.
+    std::vector<DieRoll> rolls;
+    int sum = 0;
+    if (m.gap_in > f.value(DialKind::Head) + 0.5) {
+      std::vector<DieId> movers;
+      for (DieId id : f.dice_in(DieZone::Base)) {
+        if (f.dice[static_cast<std::size_t>(id)].die.colour == Colour::White) movers.push_back(id);
+      }
+      if (movers.size() > 1) movers.resize(1);  // keep a white die for dodging
+      for (DieId id : movers) {
+        const auto r = roller_.roll(f.dice[static_cast<std::size_t>(id)].die);
+        rolls.push_back({id, r.face});
+        sum += r.value();
+      }
+    }
+    const double allowance = f.value(DialKind::Head) + sum;
+    const double travel = std::max(0.0, std::min(allowance, m.gap_in - 0.5));
+    const Point from = *f.position;
+    const Point to = *fig(s, *target).position;
+    const double d = dist(from, to);
+    const Point end = d > 0 ? Point{from.x + (to.x - from.x) * travel / d, from.y + (to.y - from.y) * travel / d}
+                            : from;
+    return Move{me, rolls, travel, end};
+  }
+  return EndTurn{me};
+}
+
+}  // namespace duels

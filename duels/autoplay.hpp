@@ -1,0 +1,36 @@
+#pragma once
+/// @file A built-in opponent: picks a legal, sensible command for whoever must act next.
+///
+/// It rolls with a seeded roller, so a match it plays is the same for the same seed. It plays
+/// on an open table (no terrain): ranges are centre distance minus the two radii and the line of
+/// fire is clear unless another base stands across it. Attack choices use the exact odds.
+
+#include <cstdint>
+
+#include "dice/roller.hpp"
+#include "duels/commands.hpp"
+#include "duels/state.hpp"
+
+namespace duels {
+
+/// The opponent. One instance plays every side.
+class AutoPlayer {
+ public:
+  explicit AutoPlayer(std::uint64_t seed) : roller_(seed) {}
+
+  /// The next command for the current state; nullopt when the match is over.
+  std::optional<Command> next(const GameState& state);
+
+  dice::Roller& roller() { return roller_; }
+
+ private:
+  dice::Roller roller_;
+};
+
+/// Edge-to-edge gap between two placed figures on an open table, in inches.
+double open_table_gap(const FigureState& a, const FigureState& b);
+/// Measurement on an open table: the gap, the attacker's diameter as chord, and whether the
+/// centre line crosses any other base (then the line is treated as blocked).
+Measurement open_table_measurement(const GameState& state, FigureId attacker, FigureId target);
+
+}  // namespace duels
