@@ -11,7 +11,8 @@ namespace duels::app {
 namespace {
 std::string joined(const std::vector<std::string>& args) {
   std::string text;
-  for (const auto& a : args) text += (text.empty() ? "" : " ") + a;
+  for (const auto& a : args)
+    text += (text.empty() ? "" : " ") + a;
   return text;
 }
 std::vector<std::string> split_commas(const std::vector<std::string>& args) {
@@ -20,7 +21,8 @@ std::vector<std::string> split_commas(const std::vector<std::string>& args) {
     std::size_t start = 0;
     while (start <= a.size()) {
       const auto comma = a.find(',', start);
-      const std::string part = a.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      const std::string part =
+          a.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (!part.empty()) out.push_back(part);
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -44,20 +46,23 @@ std::vector<dice::Roll> parse_roll_args(const std::vector<std::string>& args, co
   return *rolls;
 }
 
-std::vector<dice::Colour> parse_colour_args(const std::vector<std::string>& args, const char* flag) {
+std::vector<dice::Colour> parse_colour_args(const std::vector<std::string>& args,
+                                            const char* flag) {
   std::vector<dice::Colour> out;
   for (const auto& word : split_commas(args)) {
     auto c = dice::parse_colour(word);
     if (!c) {
-      throw DataException({"<command line>", 0, flag,
-                           fmt::format("a colour (white, yellow, blue, green, black, red), not '{}'", word)});
+      throw DataException(
+          {"<command line>", 0, flag,
+           fmt::format("a colour (white, yellow, blue, green, black, red), not '{}'", word)});
     }
     out.push_back(*c);
   }
   return out;
 }
 
-std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& args, const char* flag) {
+std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& args,
+                                             const char* flag) {
   std::map<dice::Colour, int> out;
   for (const auto& word : split_commas(args)) {
     const auto colon = word.find(':');
@@ -74,8 +79,9 @@ std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& arg
       }
     }
     if (!ok) {
-      throw DataException({"<command line>", 0, flag,
-                           fmt::format("COLOUR:N with N from 0 to 10 (like yellow:1), not '{}'", word)});
+      throw DataException(
+          {"<command line>", 0, flag,
+           fmt::format("COLOUR:N with N from 0 to 10 (like yellow:1), not '{}'", word)});
     }
     out[*c] = n;
   }

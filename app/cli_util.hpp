@@ -16,6 +16,7 @@ std::vector<dice::Roll> parse_roll_args(const std::vector<std::string>& args, co
 /// Parses colours ("yellow", repeated or comma-separated).
 std::vector<dice::Colour> parse_colour_args(const std::vector<std::string>& args, const char* flag);
 /// Parses "COLOUR:N" bonuses.
-std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& args, const char* flag);
+std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& args,
+                                             const char* flag);
 
 }  // namespace duels::app

@@ -22,13 +22,16 @@ MatchSetup demo_setup(const AssetLibrary& lib, const std::vector<std::string>& t
     auto it = lib.teams.find(name);
     if (it == lib.teams.end()) {
       std::string known;
-      for (const auto& [n, t] : lib.teams) known += (known.empty() ? "" : ", ") + n;
-      throw DataException({"<command line>", 0, "--teams", fmt::format("a known team ({}), not '{}'", known, name)});
+      for (const auto& [n, t] : lib.teams)
+        known += (known.empty() ? "" : ", ") + n;
+      throw DataException({"<command line>", 0, "--teams",
+                           fmt::format("a known team ({}), not '{}'", known, name)});
     }
     TeamSetup team{name, {}};
     for (const auto& m : it->second.members) {
       FigureSetup fs{*lib.find_figure(m.figure), {}, std::nullopt};
-      for (const auto& g : m.gear) fs.gear.push_back(*lib.find_gear(g));
+      for (const auto& g : m.gear)
+        fs.gear.push_back(*lib.find_gear(g));
       team.figures.push_back(fs);
     }
     setup.teams.push_back(team);
@@ -39,10 +42,10 @@ MatchSetup demo_setup(const AssetLibrary& lib, const std::vector<std::string>& t
 void print_status(const GameState& s) {
   for (const auto& f : s.figures) {
     if (f.eliminated) continue;
-    std::cout << fmt::format("      {:<10} Head {} / Weapon {} / Body {}  holes {}  at ({:.1f}, {:.1f})\n",
-                             f.def.name, f.value(DialKind::Head), f.value(DialKind::Weapon),
-                             f.value(DialKind::Body), f.bullet_holes(),
-                             f.position ? f.position->x : 0.0, f.position ? f.position->y : 0.0);
+    std::cout << fmt::format(
+        "      {:<10} Head {} / Weapon {} / Body {}  holes {}  at ({:.1f}, {:.1f})\n", f.def.name,
+        f.value(DialKind::Head), f.value(DialKind::Weapon), f.value(DialKind::Body),
+        f.bullet_holes(), f.position ? f.position->x : 0.0, f.position ? f.position->y : 0.0);
   }
 }
 
@@ -54,11 +57,15 @@ void add_demo(CLI::App& root) {
     int max_rounds = 40;
   };
   auto o = std::make_shared<Opts>();
-  auto* cmd = root.add_subcommand("demo", "Watch a seeded sample match (terminal demo until the GUI lands)");
+  auto* cmd = root.add_subcommand(
+      "demo", "Watch a seeded sample match (terminal demo until the GUI lands)");
   cmd->add_option("--seed", o->seed, "seed (printed, so the same match can be replayed)");
-  cmd->add_option("--teams", o->teams, "two or more sample teams from assets/teams")->delimiter(',');
-  cmd->add_option("--delay", o->delay_ms, "milliseconds to pause after each step")->check(CLI::Range(0, 5000));
-  cmd->add_option("--max-rounds", o->max_rounds, "stop after this many rounds")->check(CLI::Range(1, 1000));
+  cmd->add_option("--teams", o->teams, "two or more sample teams from assets/teams")
+      ->delimiter(',');
+  cmd->add_option("--delay", o->delay_ms, "milliseconds to pause after each step")
+      ->check(CLI::Range(0, 5000));
+  cmd->add_option("--max-rounds", o->max_rounds, "stop after this many rounds")
+      ->check(CLI::Range(1, 1000));
   cmd->callback([o] {
     const AssetLibrary lib = load_asset_library(assets_dir());
     const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
@@ -76,7 +83,9 @@ void add_demo(CLI::App& root) {
       auto next = player.next(s);
       if (!next) break;
       auto result = duels::apply(s, *next);
-      if (!result) throw std::runtime_error("the built-in opponent made an illegal move: " + result.error().reason);
+      if (!result)
+        throw std::runtime_error("the built-in opponent made an illegal move: " +
+                                 result.error().reason);
       for (const auto& e : *result) {
         const bool step = e.kind == "step";
         std::cout << (step ? "      " : "  ") << e.text << "\n";
@@ -89,7 +98,8 @@ void add_demo(CLI::App& root) {
       std::cout.flush();
       if (o->delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(o->delay_ms));
     }
-    std::cout << "\n" << prompt(s) << fmt::format(" after {} round{}.\n", s.round, s.round == 1 ? "" : "s");
+    std::cout << "\n"
+              << prompt(s) << fmt::format(" after {} round{}.\n", s.round, s.round == 1 ? "" : "s");
   });
 }
 

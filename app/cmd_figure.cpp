@@ -16,10 +16,12 @@ namespace {
 void print_figure(const FigureDef& f) {
   std::cout << fmt::format("{}{}  #{}  {} points\n", f.name, f.sample ? " (SAMPLE)" : "",
                            f.collector_number, f.points);
-  std::cout << fmt::format("  base: {:.2f}\" across, {:.2f}\" high\n", f.base_diameter_in, f.base_height_in);
+  std::cout << fmt::format("  base: {:.2f}\" across, {:.2f}\" high\n", f.base_diameter_in,
+                           f.base_height_in);
   std::cout << fmt::format("  starting dice: {}\n", dice::to_notation(f.starting_dice));
   std::string bonus;
-  for (const auto& [c, v] : f.damage_bonus) bonus += fmt::format("{}+{} {}", bonus.empty() ? "" : ", ", v, dice::colour_name(c));
+  for (const auto& [c, v] : f.damage_bonus)
+    bonus += fmt::format("{}+{} {}", bonus.empty() ? "" : ", ", v, dice::colour_name(c));
   std::cout << fmt::format("  damage bonus: {}\n", bonus.empty() ? "none" : bonus);
   std::cout << "  tape:";
   for (const auto& t : f.tape.tracks) {
@@ -46,7 +48,8 @@ void add_figure(CLI::App& root) {
 
   auto files = std::make_shared<std::vector<std::string>>();
   auto check_json = std::make_shared<bool>(false);
-  auto* check = fig->add_subcommand("check", "Validate figure, gear and team YAML files; list every problem");
+  auto* check =
+      fig->add_subcommand("check", "Validate figure, gear and team YAML files; list every problem");
   check->add_option("files", *files, "YAML files")->required()->expected(1, -1);
   check->add_flag("--json", *check_json, "print JSON");
   check->callback([files, check_json] {
@@ -65,14 +68,23 @@ void add_figure(CLI::App& root) {
     if (*check_json) {
       nlohmann::json errors = nlohmann::json::array();
       for (const auto& e : report.errors) {
-        errors.push_back({{"file", e.file}, {"line", e.line}, {"field", e.field}, {"expected", e.expected}, {"message", e.message()}});
+        errors.push_back({{"file", e.file},
+                          {"line", e.line},
+                          {"field", e.field},
+                          {"expected", e.expected},
+                          {"message", e.message()}});
       }
       std::cout << nlohmann::json{{"ok", report.ok()}, {"errors", errors}}.dump() << "\n";
     } else {
-      for (const auto& e : report.errors) std::cout << e.message() << "\n";
-      if (report.ok()) std::cout << fmt::format("{} file{} OK\n", files->size(), files->size() == 1 ? "" : "s");
+      for (const auto& e : report.errors)
+        std::cout << e.message() << "\n";
+      if (report.ok())
+        std::cout << fmt::format("{} file{} OK\n", files->size(), files->size() == 1 ? "" : "s");
     }
-    if (!report.ok()) throw DataException({"", 0, "", fmt::format("{} problem{} found", report.errors.size(), report.errors.size() == 1 ? "" : "s")});
+    if (!report.ok())
+      throw DataException({"", 0, "",
+                           fmt::format("{} problem{} found", report.errors.size(),
+                                       report.errors.size() == 1 ? "" : "s")});
   });
 
   auto name = std::make_shared<std::string>();
@@ -95,7 +107,8 @@ void add_figure(CLI::App& root) {
         std::cout << to_json(*g).dump() << "\n";
       } else {
         std::string shields;
-        for (auto c : g->shields) shields += (shields.empty() ? "" : ", ") + std::string(dice::colour_name(c));
+        for (auto c : g->shields)
+          shields += (shields.empty() ? "" : ", ") + std::string(dice::colour_name(c));
         std::cout << fmt::format("{} ({}){}: {} points; dice: {}; shields: {}\n", g->name, g->id,
                                  g->sample ? " (SAMPLE)" : "", g->points,
                                  g->dice.empty() ? "none" : dice::to_notation(g->dice),
@@ -104,8 +117,10 @@ void add_figure(CLI::App& root) {
       return;
     }
     std::string known;
-    for (const auto& [n, f] : lib.figures) known += (known.empty() ? "" : ", ") + n;
-    throw DataException({"<command line>", 0, "name", fmt::format("a figure or gear in the library (figures: {})", known)});
+    for (const auto& [n, f] : lib.figures)
+      known += (known.empty() ? "" : ", ") + n;
+    throw DataException({"<command line>", 0, "name",
+                         fmt::format("a figure or gear in the library (figures: {})", known)});
   });
 }
 

@@ -12,7 +12,8 @@ namespace duels::app {
 namespace {
 
 void add_roll(CLI::App& root) {
-  auto* cmd = root.add_subcommand("roll", "Roll a dice pool, e.g. `duels roll 2xwhite:d6 yellow:d8:ace`");
+  auto* cmd =
+      root.add_subcommand("roll", "Roll a dice pool, e.g. `duels roll 2xwhite:d6 yellow:d8:ace`");
   struct Opts {
     std::vector<std::string> pool;
     std::optional<std::uint64_t> seed;
@@ -25,29 +26,33 @@ void add_roll(CLI::App& root) {
   cmd->add_flag("--json", opts->json, "print JSON");
   cmd->callback([opts] {
     std::string text;
-    for (const auto& p : opts->pool) text += p + " ";
+    for (const auto& p : opts->pool)
+      text += p + " ";
     auto pool = dice::parse_pool(text);
     if (!pool) throw DataException(pool.error().as_data_error("<command line>", 0, "pool"));
     const std::uint64_t seed = opts->seed.value_or(dice::fresh_seed());
     dice::Roller roller(seed);
     const auto rolls = roller.roll(*pool);
     int total = 0;
-    for (const auto& r : rolls) total += r.value();
+    for (const auto& r : rolls)
+      total += r.value();
     if (opts->json) {
       nlohmann::json j;
       j["seed"] = seed;
       j["total"] = total;
       j["rolls"] = nlohmann::json::array();
       for (const auto& r : rolls) {
-        j["rolls"].push_back({{"die", dice::to_notation(r.die)},
-                              {"result", r.is_ace() ? nlohmann::json("ace") : nlohmann::json(r.face)},
-                              {"value", r.value()},
-                              {"notation", dice::to_notation(r)}});
+        j["rolls"].push_back(
+            {{"die", dice::to_notation(r.die)},
+             {"result", r.is_ace() ? nlohmann::json("ace") : nlohmann::json(r.face)},
+             {"value", r.value()},
+             {"notation", dice::to_notation(r)}});
       }
       std::cout << j.dump() << "\n";
     } else {
       std::cout << fmt::format("seed {}\n", seed);
-      for (const auto& r : rolls) std::cout << "  " << dice::to_notation(r) << "\n";
+      for (const auto& r : rolls)
+        std::cout << "  " << dice::to_notation(r) << "\n";
       std::cout << fmt::format("total {} (aces count 0)\n", total);
     }
   });

@@ -60,8 +60,10 @@ void add_resolve(CLI::App& root) {
     in.dodge = parse_roll_args(o->dodge, "--dodge");
     in.shields = parse_colour_args(o->shields, "--shield");
     in.bonus = parse_bonus_args(o->bonus, "--bonus");
-    if (!bonus_choice->empty()) in.bonus_choice = parse_colour_args({*bonus_choice}, "--bonus-choice").front();
-    if (in.attack.empty()) throw UsageError("--attack needs at least one die: you must roll to attack");
+    if (!bonus_choice->empty())
+      in.bonus_choice = parse_colour_args({*bonus_choice}, "--bonus-choice").front();
+    if (in.attack.empty())
+      throw UsageError("--attack needs at least one die: you must roll to attack");
     const AttackResult r = resolve_attack(in);
     if (in.bonus_choice && r.hit && r.bonus_colour != in.bonus_choice) {
       throw IllegalAction(fmt::format("no {} bonus applies: no damaging {} die carries a bonus",
@@ -72,7 +74,8 @@ void add_resolve(CLI::App& root) {
       std::cout << to_json(in, r).dump() << "\n";
       return;
     }
-    for (const auto& line : describe_attack(in, r)) std::cout << line << "\n";
+    for (const auto& line : describe_attack(in, r))
+      std::cout << line << "\n";
   });
 }
 
@@ -111,7 +114,8 @@ void print_odds_text(const OddsResult& r) {
 
 void add_odds(CLI::App& root) {
   auto o = std::make_shared<AttackOpts>();
-  auto* cmd = root.add_subcommand("odds", "Exact odds of one attack: hit chance, damage clicks, ace effects");
+  auto* cmd = root.add_subcommand(
+      "odds", "Exact odds of one attack: hit chance, damage clicks, ace effects");
   add_common(cmd, *o, "attack dice, e.g. yellow:d8 blue:d6:ace", "dodge dice, e.g. white:d6");
   cmd->callback([o] {
     const OddsQuery q = query_of(*o);
@@ -156,7 +160,8 @@ void add_advise(CLI::App& root) {
   auto o = std::make_shared<Opts>();
   auto* cmd = root.add_subcommand(
       "advise", "Rank every legal attack with the dice on the base, against the best dodge");
-  cmd->add_option("--attacker", o->attacker, "attacking figure (name in the asset library)")->required();
+  cmd->add_option("--attacker", o->attacker, "attacking figure (name in the asset library)")
+      ->required();
   cmd->add_option("--target", o->target, "target figure")->required();
   cmd->add_option("--target-gear", o->target_gear, "the target's gear ids (their shields count)")
       ->expected(1, -1);
@@ -164,22 +169,31 @@ void add_advise(CLI::App& root) {
       ->required()
       ->expected(1, -1);
   cmd->add_option("--dodge-base", o->dodge_base, "the target's dice on its base")->expected(1, -1);
-  cmd->add_option("--gap", o->gap, "edge-to-edge gap in inches")->required()->check(CLI::Range(0.0, 500.0));
-  cmd->add_option("--chord", o->chord, "attacker's chord along the line of fire (default: its base diameter)");
+  cmd->add_option("--gap", o->gap, "edge-to-edge gap in inches")
+      ->required()
+      ->check(CLI::Range(0.0, 500.0));
+  cmd->add_option("--chord", o->chord,
+                  "attacker's chord along the line of fire (default: its base diameter)");
   cmd->add_option("--top", o->top, "how many options to print")->check(CLI::Range(1, 1000));
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->callback([o] {
     const AssetLibrary lib = load_asset_library(assets_dir());
     const FigureDef* a = lib.find_figure(o->attacker);
     const FigureDef* t = lib.find_figure(o->target);
-    if (a == nullptr) throw DataException({"<command line>", 0, "--attacker", fmt::format("a known figure, not '{}'", o->attacker)});
-    if (t == nullptr) throw DataException({"<command line>", 0, "--target", fmt::format("a known figure, not '{}'", o->target)});
+    if (a == nullptr)
+      throw DataException({"<command line>", 0, "--attacker",
+                           fmt::format("a known figure, not '{}'", o->attacker)});
+    if (t == nullptr)
+      throw DataException(
+          {"<command line>", 0, "--target", fmt::format("a known figure, not '{}'", o->target)});
     auto ctx = std::make_unique<AdviseContext>();
     ctx->attacker.def = *a;
     ctx->defender.def = *t;
     for (const auto& id : o->target_gear) {
       const GearDef* g = lib.find_gear(id);
-      if (g == nullptr) throw DataException({"<command line>", 0, "--target-gear", fmt::format("a known gear id, not '{}'", id)});
+      if (g == nullptr)
+        throw DataException(
+            {"<command line>", 0, "--target-gear", fmt::format("a known gear id, not '{}'", id)});
       ctx->defender.gear.push_back({*g, false});
     }
     ctx->gap_in = o->gap;
@@ -197,8 +211,10 @@ void add_advise(CLI::App& root) {
       json out = json::array();
       for (const auto& adv : advice) {
         std::vector<dice::Die> ad, dd;
-        for (int i : adv.attack.dice) ad.push_back(offered[static_cast<std::size_t>(i)]);
-        for (int i : adv.best_dodge.dice) dd.push_back(dodge[static_cast<std::size_t>(i)]);
+        for (int i : adv.attack.dice)
+          ad.push_back(offered[static_cast<std::size_t>(i)]);
+        for (int i : adv.best_dodge.dice)
+          dd.push_back(dodge[static_cast<std::size_t>(i)]);
         out.push_back({{"attack", dice::to_notation(ad)},
                        {"best_dodge", dice::to_notation(dd)},
                        {"p_hit", adv.attack.odds.p_hit()},
@@ -209,7 +225,8 @@ void add_advise(CLI::App& root) {
       return;
     }
     if (advice.empty()) {
-      std::cout << fmt::format("No legal attack: no die on the base can attack at {:.1f}\".\n", o->gap);
+      std::cout << fmt::format("No legal attack: no die on the base can attack at {:.1f}\".\n",
+                               o->gap);
       return;
     }
     std::cout << fmt::format("{} (Weapon {}) vs {} (Body {}) at {:.1f}\":\n", a->name, base.weapon,
@@ -218,10 +235,12 @@ void add_advise(CLI::App& root) {
     for (const auto& adv : advice) {
       if (shown++ >= o->top) break;
       std::vector<dice::Die> ad, dd;
-      for (int i : adv.attack.dice) ad.push_back(offered[static_cast<std::size_t>(i)]);
-      for (int i : adv.best_dodge.dice) dd.push_back(dodge[static_cast<std::size_t>(i)]);
-      std::cout << fmt::format("  {:>2}. {:<40} hit {:5.1f}%  clicks {:.2f}   best dodge: {}\n", shown,
-                               dice::to_notation(ad), 100 * adv.attack.odds.p_hit(),
+      for (int i : adv.attack.dice)
+        ad.push_back(offered[static_cast<std::size_t>(i)]);
+      for (int i : adv.best_dodge.dice)
+        dd.push_back(dodge[static_cast<std::size_t>(i)]);
+      std::cout << fmt::format("  {:>2}. {:<40} hit {:5.1f}%  clicks {:.2f}   best dodge: {}\n",
+                               shown, dice::to_notation(ad), 100 * adv.attack.odds.p_hit(),
                                adv.attack.odds.expected_clicks(),
                                dd.empty() ? std::string("none") : dice::to_notation(dd));
     }

@@ -46,6 +46,6 @@ std::string assets_dir();
 #define DUELS_CONCAT_INNER(a, b) a##b
 #define DUELS_CONCAT(a, b) DUELS_CONCAT_INNER(a, b)
 /// Registers `fn` (void fn(CLI::App&)) as a subcommand family, sorted by `order`.
-#define DUELS_COMMAND(order, fn)                   \
-  [[maybe_unused]] static const bool DUELS_CONCAT( \
-      duels_command_registered_, __LINE__) = ::duels::app::register_command(order, fn)
+#define DUELS_COMMAND(order, fn)                                                         \
+  [[maybe_unused]] static const bool DUELS_CONCAT(duels_command_registered_, __LINE__) = \
+      ::duels::app::register_command(order, fn)

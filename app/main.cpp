@@ -28,7 +28,8 @@ void add_registered_commands(CLI::App& root) {
   auto commands = registry();
   std::stable_sort(commands.begin(), commands.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [order, add] : commands) add(root);
+  for (const auto& [order, add] : commands)
+    add(root);
 }
 
 std::string assets_dir() {

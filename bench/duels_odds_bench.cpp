@@ -40,32 +40,37 @@ double seconds_of(const duels::OddsQuery& q, bool enumerate, int reps) {
 
 void BM_OddsDP_6v6(benchmark::State& state) {
   const auto q = query(kAttack6, kDodge6);
-  for (auto _ : state) benchmark::DoNotOptimize(duels::attack_odds(q));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(duels::attack_odds(q));
 }
 BENCHMARK(BM_OddsDP_6v6)->Unit(benchmark::kMillisecond);
 
 void BM_OddsDP_3v3(benchmark::State& state) {
   const auto q = query(kAttack3, kDodge3);
-  for (auto _ : state) benchmark::DoNotOptimize(duels::attack_odds(q));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(duels::attack_odds(q));
 }
 BENCHMARK(BM_OddsDP_3v3)->Unit(benchmark::kMillisecond);
 
 void BM_OddsEnumerated_3v3(benchmark::State& state) {
   const auto q = query(kAttack3, kDodge3);
-  for (auto _ : state) benchmark::DoNotOptimize(duels::attack_odds_enumerated(q));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(duels::attack_odds_enumerated(q));
   state.counters["ratio_vs_dp"] = seconds_of(q, true, 1) / seconds_of(q, false, 20);
 }
 BENCHMARK(BM_OddsEnumerated_3v3)->Unit(benchmark::kMillisecond);
 
 void BM_OddsDP_4v3(benchmark::State& state) {
   const auto q = query(kAttack4, kDodge3);
-  for (auto _ : state) benchmark::DoNotOptimize(duels::attack_odds(q));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(duels::attack_odds(q));
 }
 BENCHMARK(BM_OddsDP_4v3)->Unit(benchmark::kMillisecond);
 
 void BM_OddsEnumerated_4v3(benchmark::State& state) {
   const auto q = query(kAttack4, kDodge3);
-  for (auto _ : state) benchmark::DoNotOptimize(duels::attack_odds_enumerated(q));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(duels::attack_odds_enumerated(q));
   state.counters["ratio_vs_dp"] = seconds_of(q, true, 1) / seconds_of(q, false, 20);
 }
 BENCHMARK(BM_OddsEnumerated_4v3)->Unit(benchmark::kMillisecond)->Iterations(3);

@@ -132,8 +132,8 @@ std::optional<std::string> FieldReader::text(const YAML::Node& map, std::string_
   return node.Scalar();
 }
 
-YAML::Node FieldReader::sequence(const YAML::Node& map, std::string_view key,
-                                 std::string_view path, bool required) {
+YAML::Node FieldReader::sequence(const YAML::Node& map, std::string_view key, std::string_view path,
+                                 bool required) {
   const std::string field = join_path(path, key);
   const YAML::Node node = map.IsMap() ? map[std::string(key)] : YAML::Node();
   if (!node.IsDefined() || node.IsNull()) {
@@ -147,8 +147,8 @@ YAML::Node FieldReader::sequence(const YAML::Node& map, std::string_view key,
   return node;
 }
 
-YAML::Node FieldReader::mapping(const YAML::Node& map, std::string_view key,
-                                std::string_view path, bool required) {
+YAML::Node FieldReader::mapping(const YAML::Node& map, std::string_view key, std::string_view path,
+                                bool required) {
   const std::string field = join_path(path, key);
   const YAML::Node node = map.IsMap() ? map[std::string(key)] : YAML::Node();
   if (!node.IsDefined() || node.IsNull()) {
@@ -172,10 +172,12 @@ bool FieldReader::expect_map(const YAML::Node& node, std::string_view path,
   for (const auto& entry : node) {
     const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string("?");
     bool known = false;
-    for (std::string_view a : allowed) known = known || a == key;
+    for (std::string_view a : allowed)
+      known = known || a == key;
     if (!known) {
       std::string names;
-      for (std::string_view a : allowed) names += (names.empty() ? "" : ", ") + std::string(a);
+      for (std::string_view a : allowed)
+        names += (names.empty() ? "" : ", ") + std::string(a);
       error(entry.first, join_path(path, key), fmt::format("one of the known fields ({})", names),
             node);
     }
@@ -198,7 +200,8 @@ void FieldReader::throw_if_errors() const {
   DataError first = errors_.front();
   if (errors_.size() > 1) {
     std::string all;
-    for (const auto& e : errors_) all += "\n  " + e.message();
+    for (const auto& e : errors_)
+      all += "\n  " + e.message();
     first.expected += fmt::format(" (and {} more problem{}:{})", errors_.size() - 1,
                                   errors_.size() > 2 ? "s" : "", all);
   }

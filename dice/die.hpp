@@ -21,7 +21,9 @@ std::string_view colour_name(Colour c);
 /// Parses a colour name (case-insensitive); nullopt when unknown.
 std::optional<Colour> parse_colour(std::string_view name);
 /// Black (tech) and red (magic) are wild: they may join any roll.
-constexpr bool is_wild(Colour c) { return c == Colour::Black || c == Colour::Red; }
+constexpr bool is_wild(Colour c) {
+  return c == Colour::Black || c == Colour::Red;
+}
 
 /// The legal die sizes.
 constexpr bool valid_sides(int sides) {

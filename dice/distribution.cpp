@@ -15,7 +15,8 @@ std::uint64_t Distribution::count_at_most(int v) const {
   if (v < min()) return 0;
   if (v >= max()) return total;
   std::uint64_t sum = 0;
-  for (int i = 0; i <= v - offset; ++i) sum += counts[static_cast<std::size_t>(i)];
+  for (int i = 0; i <= v - offset; ++i)
+    sum += counts[static_cast<std::size_t>(i)];
   return sum;
 }
 
@@ -42,7 +43,8 @@ Distribution convolve(const Distribution& a, const Distribution& b) {
   out.counts.assign(a.counts.size() + b.counts.size() - 1, 0);
   for (std::size_t i = 0; i < a.counts.size(); ++i) {
     if (a.counts[i] == 0) continue;
-    for (std::size_t j = 0; j < b.counts.size(); ++j) out.counts[i + j] += a.counts[i] * b.counts[j];
+    for (std::size_t j = 0; j < b.counts.size(); ++j)
+      out.counts[i + j] += a.counts[i] * b.counts[j];
   }
   out.total = a.total * b.total;
   return out;
@@ -50,7 +52,8 @@ Distribution convolve(const Distribution& a, const Distribution& b) {
 
 Distribution sum_of(const std::vector<Die>& dice) {
   Distribution out;
-  for (const Die& d : dice) out = convolve(out, die_value(d));
+  for (const Die& d : dice)
+    out = convolve(out, die_value(d));
   return out;
 }
 

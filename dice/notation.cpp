@@ -38,9 +38,9 @@ std::optional<Colour> parse_colour(std::string_view name) {
 
 std::string NotationError::message() const {
   std::string token = position < text.size() ? text.substr(position, length) : std::string();
-  std::string out = token.empty() ? fmt::format("bad dice notation: expected {}", expected)
-                                  : fmt::format("bad dice notation '{}': expected {}", token,
-                                                expected);
+  std::string out = token.empty()
+                        ? fmt::format("bad dice notation: expected {}", expected)
+                        : fmt::format("bad dice notation '{}': expected {}", token, expected);
   if (!text.empty() && text.size() <= 200) {
     out += fmt::format("\n  {}\n  {}{}", text, std::string(std::min(position, text.size()), ' '),
                        std::string(std::max<std::size_t>(length, 1), '^'));
@@ -69,9 +69,11 @@ std::vector<Token> split_tokens(std::string_view text) {
   std::vector<Token> tokens;
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
     const std::size_t start = i;
-    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
     if (i > start) tokens.push_back({start, text.substr(start, i - start)});
   }
   return tokens;
@@ -99,10 +101,10 @@ Expected<ParsedToken, NotationError> parse_token(std::string_view full, const To
   std::string_view s = tok.text;
   std::size_t base = 0;
   // Count prefix "2x".
-  if (const auto x = s.find('x'); x != std::string_view::npos && x > 0 &&
-                                  std::all_of(s.begin(), s.begin() + static_cast<long>(x),
-                                              [](char c) { return std::isdigit(
-                                                               static_cast<unsigned char>(c)); })) {
+  if (const auto x = s.find('x');
+      x != std::string_view::npos && x > 0 &&
+      std::all_of(s.begin(), s.begin() + static_cast<long>(x),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
     int count = 0;
     if (!parse_int(s.substr(0, x), count) || count < 1 || count > 99) {
       return fail(0, x, "a count from 1 to 99 before 'x' (as in 2xwhite:d6)");
@@ -128,11 +130,11 @@ Expected<ParsedToken, NotationError> parse_token(std::string_view full, const To
     if (colon == std::string_view::npos) break;
     p = colon + 1;
   }
-  if (parts.size() < 2 || parts.size() > 3) return fail(base, dice_part.size(), std::string(kDieShape));
+  if (parts.size() < 2 || parts.size() > 3)
+    return fail(base, dice_part.size(), std::string(kDieShape));
   const auto colour = parse_colour(parts[0]);
   if (!colour) {
-    return fail(offsets[0], parts[0].size(),
-                "a colour: white, yellow, blue, green, black or red");
+    return fail(offsets[0], parts[0].size(), "a colour: white, yellow, blue, green, black or red");
   }
   out.die.colour = *colour;
   int sides = 0;
@@ -197,7 +199,8 @@ Expected<std::vector<Die>, NotationError> parse_pool(std::string_view text) {
       return NotationError{std::string(text), tok.pos + eq, tok.text.size() - eq,
                            "dice without results here (drop the '=…')"};
     }
-    for (int i = 0; i < parsed->count; ++i) dice.push_back(parsed->die);
+    for (int i = 0; i < parsed->count; ++i)
+      dice.push_back(parsed->die);
   }
   return dice;
 }

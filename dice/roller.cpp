@@ -12,12 +12,15 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31U);
 }
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 }  // namespace
 
 Rng::Rng(std::uint64_t seed) : seed_(seed), s_{} {
   std::uint64_t x = seed;
-  for (auto& word : s_) word = splitmix64(x);
+  for (auto& word : s_)
+    word = splitmix64(x);
 }
 
 std::uint64_t Rng::next() {
@@ -36,14 +39,16 @@ int Rng::uniform(int n) {
   const auto range = static_cast<std::uint64_t>(n);
   const std::uint64_t limit = UINT64_MAX - (UINT64_MAX % range);
   std::uint64_t x = next();
-  while (x >= limit) x = next();
+  while (x >= limit)
+    x = next();
   return static_cast<int>(x % range) + 1;
 }
 
 std::vector<Roll> Roller::roll(const std::vector<Die>& dice) {
   std::vector<Roll> out;
   out.reserve(dice.size());
-  for (const Die& d : dice) out.push_back(roll(d));
+  for (const Die& d : dice)
+    out.push_back(roll(d));
   return out;
 }
 

@@ -69,9 +69,10 @@ std::optional<dice::Colour> read_colour_scalar(FieldReader& r, const YAML::Node&
   }
   auto c = dice::parse_colour(node.Scalar());
   if (!c) {
-    r.error(node, field,
-            fmt::format("a colour: white, yellow, blue, green, black or red, not '{}'", node.Scalar()),
-            fallback);
+    r.error(
+        node, field,
+        fmt::format("a colour: white, yellow, blue, green, black or red, not '{}'", node.Scalar()),
+        fallback);
   }
   return c;
 }
@@ -94,7 +95,10 @@ std::optional<DialPosition> read_position(FieldReader& r, const YAML::Node& node
     return p;
   }
   if (!node.IsScalar()) {
-    r.error(node, field, "a dial position like 5, \"5 yellow\", \"4 hole\" or {value: 5, shield: yellow, holes: 1}", parent);
+    r.error(
+        node, field,
+        "a dial position like 5, \"5 yellow\", \"4 hole\" or {value: 5, shield: yellow, holes: 1}",
+        parent);
     return std::nullopt;
   }
   std::istringstream words(node.Scalar());
@@ -107,7 +111,8 @@ std::optional<DialPosition> read_position(FieldReader& r, const YAML::Node& node
         p.value = std::stoi(word, &used);
         if (used != word.size() || p.value < -20 || p.value > 99) throw std::invalid_argument(word);
       } catch (const std::exception&) {
-        r.error(node, field, fmt::format("a dial value from -20 to 99 first, not '{}'", word), parent);
+        r.error(node, field, fmt::format("a dial value from -20 to 99 first, not '{}'", word),
+                parent);
         return std::nullopt;
       }
       first = false;
@@ -120,7 +125,8 @@ std::optional<DialPosition> read_position(FieldReader& r, const YAML::Node& node
       }
       p.shield = c;
     } else {
-      r.error(node, field, fmt::format("a shield colour or 'hole' after the value, not '{}'", word), parent);
+      r.error(node, field, fmt::format("a shield colour or 'hole' after the value, not '{}'", word),
+              parent);
       return std::nullopt;
     }
   }
@@ -135,15 +141,18 @@ std::optional<DialPosition> read_position(FieldReader& r, const YAML::Node& node
   return p;
 }
 
-std::optional<FigureDef> read_figure(FieldReader& r, const YAML::Node& node, const std::string& path) {
+std::optional<FigureDef> read_figure(FieldReader& r, const YAML::Node& node,
+                                     const std::string& path) {
   const std::size_t errors_before = r.errors().size();
-  if (!r.expect_map(node, path, {"name", "collector_number", "points", "base", "starting_dice",
-                                 "damage_bonus", "dials", "tape", "sample", "notes"})) {
+  if (!r.expect_map(node, path,
+                    {"name", "collector_number", "points", "base", "starting_dice", "damage_bonus",
+                     "dials", "tape", "sample", "notes"})) {
     return std::nullopt;
   }
   FigureDef f;
   f.name = r.text(node, "name", path, true).value_or("");
-  if (f.name.empty() && r.errors().size() == errors_before) r.error(node["name"], join_path(path, "name"), "a non-empty name", node);
+  if (f.name.empty() && r.errors().size() == errors_before)
+    r.error(node["name"], join_path(path, "name"), "a non-empty name", node);
   f.collector_number = r.text(node, "collector_number", path, false).value_or("");
   f.points = r.integer(node, "points", path, true, 0, 1000).value_or(0);
   const YAML::Node base = r.mapping(node, "base", path, true);
@@ -157,7 +166,8 @@ std::optional<FigureDef> read_figure(FieldReader& r, const YAML::Node& node, con
     const std::string bpath = join_path(join_path(path, "damage_bonus"), entry.first.Scalar());
     auto c = read_colour_scalar(r, entry.first, bpath, bonus);
     long long v = 0;
-    if (!entry.second.IsScalar() || !YAML::convert<long long>::decode(entry.second, v) || v < 0 || v > 10) {
+    if (!entry.second.IsScalar() || !YAML::convert<long long>::decode(entry.second, v) || v < 0 ||
+        v > 10) {
       r.error(entry.second, bpath, "a bonus from 0 to 10", bonus);
       continue;
     }
@@ -184,7 +194,10 @@ std::optional<FigureDef> read_figure(FieldReader& r, const YAML::Node& node, con
     max_holes += dial_max;
   }
   if (dials.IsMap() && dials.size() > 0 && max_holes < 3 && r.errors().size() == errors_before) {
-    r.error(dials, dials_path, "dials that can show three bullet holes in all (else the figure can never be eliminated)", node);
+    r.error(
+        dials, dials_path,
+        "dials that can show three bullet holes in all (else the figure can never be eliminated)",
+        node);
   }
   const YAML::Node tape = r.sequence(node, "tape", path, true);
   const std::string tape_path = join_path(path, "tape");
@@ -202,15 +215,18 @@ std::optional<FigureDef> read_figure(FieldReader& r, const YAML::Node& node, con
     auto to = r.number(t, "to", tpath, true, 0, 200);
     if (!c || !from || !to) continue;
     if (*to <= *from) {
-      r.error(t["to"], join_path(tpath, "to"), fmt::format("a track end beyond its start ({})", *from), t);
+      r.error(t["to"], join_path(tpath, "to"),
+              fmt::format("a track end beyond its start ({})", *from), t);
       continue;
     }
     if (*c == dice::Colour::White) {
-      r.error(colour_node, join_path(tpath, "colour"), "yellow, blue, green, black or red (tapes have no white track)", t);
+      r.error(colour_node, join_path(tpath, "colour"),
+              "yellow, blue, green, black or red (tapes have no white track)", t);
       continue;
     }
     if (f.tape.has(*c)) {
-      r.error(colour_node, join_path(tpath, "colour"), fmt::format("one track per colour ({} appears twice)", dice::colour_name(*c)), t);
+      r.error(colour_node, join_path(tpath, "colour"),
+              fmt::format("one track per colour ({} appears twice)", dice::colour_name(*c)), t);
       continue;
     }
     f.tape.tracks.push_back({*c, *from, *to});
@@ -223,20 +239,24 @@ std::optional<FigureDef> read_figure(FieldReader& r, const YAML::Node& node, con
 
 std::optional<GearDef> read_gear(FieldReader& r, const YAML::Node& node, const std::string& path) {
   const std::size_t errors_before = r.errors().size();
-  if (!r.expect_map(node, path, {"id", "name", "points", "dice", "shields", "sample", "notes"})) return std::nullopt;
+  if (!r.expect_map(node, path, {"id", "name", "points", "dice", "shields", "sample", "notes"}))
+    return std::nullopt;
   GearDef g;
   g.id = r.text(node, "id", path, true).value_or("");
   g.name = r.text(node, "name", path, false).value_or(g.id);
   g.points = r.integer(node, "points", path, true, 0, kMaxGearPoints).value_or(0);
   g.dice = read_dice(r, node, "dice", path, false);
-  for (auto& d : g.dice) d.origin = g.id;
+  for (auto& d : g.dice)
+    d.origin = g.id;
   const YAML::Node shields = r.sequence(node, "shields", path, false);
   for (std::size_t i = 0; i < shields.size(); ++i) {
-    if (auto c = read_colour_scalar(r, shields[i], index_path(join_path(path, "shields"), i), shields)) {
+    if (auto c =
+            read_colour_scalar(r, shields[i], index_path(join_path(path, "shields"), i), shields)) {
       g.shields.push_back(*c);
     }
   }
-  if (g.id.empty() && r.errors().size() == errors_before) r.error(node, join_path(path, "id"), "a non-empty id");
+  if (g.id.empty() && r.errors().size() == errors_before)
+    r.error(node, join_path(path, "id"), "a non-empty id");
   const YAML::Node sample = node["sample"];
   g.sample = sample.IsDefined() && sample.IsScalar() && sample.Scalar() == "true";
   if (r.errors().size() != errors_before) return std::nullopt;
@@ -249,7 +269,8 @@ struct PendingTeam {
   std::string path;
 };
 
-std::optional<PendingTeam> read_team(FieldReader& r, const YAML::Node& node, const std::string& path) {
+std::optional<PendingTeam> read_team(FieldReader& r, const YAML::Node& node,
+                                     const std::string& path) {
   const std::size_t errors_before = r.errors().size();
   if (!r.expect_map(node, path, {"name", "members"})) return std::nullopt;
   PendingTeam t{TeamDef{}, node, path};
@@ -299,7 +320,8 @@ void check_team(FieldReader& r, const PendingTeam& t, const AssetLibrary& lib,
     }
     if (points > kMaxGearPoints) {
       r.error(members[i]["gear"], join_path(mpath, "gear"),
-              fmt::format("at most {} points of gear (this is {})", kMaxGearPoints, points), members[i]);
+              fmt::format("at most {} points of gear (this is {})", kMaxGearPoints, points),
+              members[i]);
     }
   }
 }
@@ -335,7 +357,8 @@ void load_node(const YAML::Node& root, FieldReader& r, AssetLibrary& library,
     const std::string path = index_path("figures", i);
     if (auto f = read_figure(r, figures[i], path)) {
       if (library.figures.count(f->name) != 0) {
-        r.error(figures[i]["name"], join_path(path, "name"), fmt::format("a unique name ('{}' is defined twice)", f->name), figures[i]);
+        r.error(figures[i]["name"], join_path(path, "name"),
+                fmt::format("a unique name ('{}' is defined twice)", f->name), figures[i]);
         continue;
       }
       library.figures.emplace(f->name, *f);
@@ -346,7 +369,8 @@ void load_node(const YAML::Node& root, FieldReader& r, AssetLibrary& library,
     const std::string path = index_path("gear", i);
     if (auto g = read_gear(r, gear[i], path)) {
       if (library.gear.count(g->id) != 0) {
-        r.error(gear[i]["id"], join_path(path, "id"), fmt::format("a unique id ('{}' is defined twice)", g->id), gear[i]);
+        r.error(gear[i]["id"], join_path(path, "id"),
+                fmt::format("a unique id ('{}' is defined twice)", g->id), gear[i]);
         continue;
       }
       library.gear.emplace(g->id, *g);
@@ -365,7 +389,8 @@ void load_one(const std::string& text, const std::string& file, AssetLibrary& li
     const YAML::Node root = parse_yaml_text(text, file);
     std::vector<PendingTeam> found;
     load_node(root, r, library, found);
-    for (auto& t : found) teams.emplace_back(std::move(t), file);
+    for (auto& t : found)
+      teams.emplace_back(std::move(t), file);
   } catch (const DataException& e) {
     report.errors.push_back(e.error());
   } catch (const YAML::Exception& e) {
@@ -436,7 +461,8 @@ AssetLibrary load_asset_library(const std::string& dir) {
     DataError first = report.errors.front();
     if (report.errors.size() > 1) {
       std::string all;
-      for (const auto& e : report.errors) all += "\n  " + e.message();
+      for (const auto& e : report.errors)
+        all += "\n  " + e.message();
       first.expected += fmt::format(" (and {} more:{})", report.errors.size() - 1, all);
     }
     throw DataException(first);

@@ -13,19 +13,26 @@ namespace {
 
 using dice::Colour;
 
-double dist(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
+double dist(const Point& a, const Point& b) {
+  return std::hypot(a.x - b.x, a.y - b.y);
+}
 
-const FigureState& fig(const GameState& s, FigureId f) { return s.figures[static_cast<std::size_t>(f)]; }
+const FigureState& fig(const GameState& s, FigureId f) {
+  return s.figures[static_cast<std::size_t>(f)];
+}
 
 std::vector<dice::Die> dice_of(const FigureState& f, const std::vector<DieId>& ids) {
   std::vector<dice::Die> out;
-  for (DieId id : ids) out.push_back(f.dice[static_cast<std::size_t>(id)].die);
+  for (DieId id : ids)
+    out.push_back(f.dice[static_cast<std::size_t>(id)].die);
   return out;
 }
 
-std::vector<int> roll_faces(dice::Roller& roller, const FigureState& f, const std::vector<DieId>& ids) {
+std::vector<int> roll_faces(dice::Roller& roller, const FigureState& f,
+                            const std::vector<DieId>& ids) {
   std::vector<int> out;
-  for (DieId id : ids) out.push_back(roller.roll(f.dice[static_cast<std::size_t>(id)].die).face);
+  for (DieId id : ids)
+    out.push_back(roller.roll(f.dice[static_cast<std::size_t>(id)].die).face);
   return out;
 }
 
@@ -46,7 +53,8 @@ std::vector<DieId> choose_dice(const FigureState& f) {
     }
     scored.emplace_back(score, id);
   }
-  std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](auto& a, auto& b) { return a.first > b.first; });
   std::vector<DieId> out;
   for (const auto& [score, id] : scored) {
     if (out.size() == 6) break;
@@ -78,7 +86,8 @@ std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, F
   if (cand.empty()) return std::nullopt;
   const auto& a = fig(s, me);
   const auto& t = fig(s, target);
-  OddsQuery q{a.value(DialKind::Weapon), t.value(DialKind::Body), {}, {}, t.shields(), a.def.damage_bonus};
+  OddsQuery q{a.value(DialKind::Weapon), t.value(DialKind::Body), {}, {}, t.shields(),
+              a.def.damage_bonus};
   std::optional<std::vector<DieId>> best;
   double best_e = 0;
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
@@ -88,7 +97,8 @@ std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, F
       if ((mask >> i) & 1U) ids.push_back(cand[i]);
     }
     q.attack = dice_of(a, ids);
-    if (check_roll_colours(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options)) continue;
+    if (check_roll_colours(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options))
+      continue;
     const double e = attack_odds(q).expected_clicks();
     if (e > best_e + 1e-12) {
       best_e = e;
@@ -106,8 +116,12 @@ std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p) {
     const Colour c = d.dice[static_cast<std::size_t>(id)].die.colour;
     if (c == Colour::White || c == Colour::Yellow || dice::is_wild(c)) cand.push_back(id);
   }
-  OddsQuery q{a.value(DialKind::Weapon), d.value(DialKind::Body), dice_of(a, p.attack_dice), {},
-              d.shields(), a.def.damage_bonus};
+  OddsQuery q{a.value(DialKind::Weapon),
+              d.value(DialKind::Body),
+              dice_of(a, p.attack_dice),
+              {},
+              d.shields(),
+              a.def.damage_bonus};
   std::vector<DieId> best;
   double best_e = attack_odds(q).expected_clicks();
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
@@ -172,7 +186,8 @@ Measurement open_table_measurement(const GameState& s, FigureId attacker, Figure
   for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
     const auto& f = fig(s, o);
     if (o == attacker || o == target || f.eliminated || !f.position || len == 0) continue;
-    const double u = ((f.position->x - p.x) * (q.x - p.x) + (f.position->y - p.y) * (q.y - p.y)) / (len * len);
+    const double u =
+        ((f.position->x - p.x) * (q.x - p.x) + (f.position->y - p.y) * (q.y - p.y)) / (len * len);
     if (u <= 0 || u >= 1) continue;
     const Point c{p.x + u * (q.x - p.x), p.y + u * (q.y - p.y)};
     if (dist(c, *f.position) < f.def.base_diameter_in / 2) {
@@ -234,7 +249,8 @@ std::optional<Command> AutoPlayer::next(const GameState& s) {
         const auto& d = fig(s, p.target);
         const GearState* cheapest = nullptr;
         for (const auto& g : d.gear) {
-          if (!g.removed && (cheapest == nullptr || g.def.points < cheapest->def.points)) cheapest = &g;
+          if (!g.removed && (cheapest == nullptr || g.def.points < cheapest->def.points))
+            cheapest = &g;
         }
         return RemoveGear{cheapest->def.id};
       }
@@ -281,8 +297,9 @@ std::optional<Command> AutoPlayer::next(const GameState& s) {
     const Point from = *f.position;
     const Point to = *fig(s, *target).position;
     const double d = dist(from, to);
-    const Point end = d > 0 ? Point{from.x + (to.x - from.x) * travel / d, from.y + (to.y - from.y) * travel / d}
-                            : from;
+    const Point end =
+        d > 0 ? Point{from.x + (to.x - from.x) * travel / d, from.y + (to.y - from.y) * travel / d}
+              : from;
     return Move{me, rolls, travel, end};
   }
   return EndTurn{me};

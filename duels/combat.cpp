@@ -37,7 +37,9 @@ std::optional<AceEffect> ace_effect_of(dice::Colour c) {
   }
 }
 
-bool AttackResult::has_effect(AceEffect e) const { return effect_count(e) > 0; }
+bool AttackResult::has_effect(AceEffect e) const {
+  return effect_count(e) > 0;
+}
 
 int AttackResult::effect_count(AceEffect e) const {
   return static_cast<int>(std::count(ace_effects.begin(), ace_effects.end(), e));
@@ -64,8 +66,10 @@ std::map<dice::Colour, int> bonus_options(const AttackInput& in, const AttackRes
     const dice::Colour c = in.attack[static_cast<std::size_t>(index)].die.colour;
     if (auto it = in.bonus.find(c); it != in.bonus.end() && it->second > 0) out[c] = it->second;
   };
-  for (int i : r.damaging) consider(i);
-  for (int i : r.aces) consider(i);
+  for (int i : r.damaging)
+    consider(i);
+  for (int i : r.aces)
+    consider(i);
   return out;
 }
 
@@ -88,9 +92,11 @@ AttackResult resolve_attack(const AttackInput& in) {
   }
   // G. Final values.
   r.attack_total = in.weapon;
-  for (int i : r.counted) r.attack_total += in.attack[static_cast<std::size_t>(i)].value();
+  for (int i : r.counted)
+    r.attack_total += in.attack[static_cast<std::size_t>(i)].value();
   r.defence_total = in.body;
-  for (const dice::Roll& d : in.dodge) r.defence_total += d.value();
+  for (const dice::Roll& d : in.dodge)
+    r.defence_total += d.value();
   r.no_dice_left = r.counted.empty() && r.aces.empty();
   // H. Compare: ties hit; no dice left is an automatic miss.
   r.hit = !r.no_dice_left && r.attack_total >= r.defence_total;
@@ -141,7 +147,8 @@ std::vector<std::string> describe_attack(const AttackInput& in, const AttackResu
                                                       : list(r.bad_karma) + " removed to the cup"));
   lines.push_back(fmt::format("F. Aces set aside: {}", list(r.aces)));
   int dodge_sum = 0;
-  for (const auto& d : in.dodge) dodge_sum += d.value();
+  for (const auto& d : in.dodge)
+    dodge_sum += d.value();
   lines.push_back(fmt::format("G. Attack {} = Weapon {} + {}; defence {} = Body {} + dodge {}",
                               r.attack_total, in.weapon, r.attack_total - in.weapon,
                               r.defence_total, in.body, dodge_sum));
@@ -158,7 +165,8 @@ std::vector<std::string> describe_attack(const AttackInput& in, const AttackResu
       r.bonus_colour ? fmt::format(" + {} bonus {}", dice::colour_name(*r.bonus_colour), r.bonus)
                      : std::string()));
   std::string effects;
-  for (AceEffect e : r.ace_effects) effects += (effects.empty() ? "" : ", ") + std::string(ace_effect_name(e));
+  for (AceEffect e : r.ace_effects)
+    effects += (effects.empty() ? "" : ", ") + std::string(ace_effect_name(e));
   lines.push_back(fmt::format("L. Aces: {} click{}{}", r.aces.size(), r.aces.size() == 1 ? "" : "s",
                               effects.empty() ? std::string() : " and " + effects));
   lines.push_back(fmt::format("Total: {} click{}", r.clicks, r.clicks == 1 ? "" : "s"));

@@ -21,27 +21,27 @@ std::optional<AceEffect> ace_effect_of(dice::Colour c);
 
 /// Everything steps E–L need: the rolled dice and the numbers on the two figures.
 struct AttackInput {
-  int weapon = 0;                      ///< attacker's Weapon dial value
-  int body = 0;                        ///< defender's Body dial value
-  std::vector<dice::Roll> attack;      ///< attack dice as rolled
-  std::vector<dice::Roll> dodge;       ///< dodge dice as rolled (may be empty)
-  std::vector<dice::Colour> shields;   ///< defender's gear shields plus dial shields showing
-  std::map<dice::Colour, int> bonus;   ///< attacker's damage bonus per colour
+  int weapon = 0;                            ///< attacker's Weapon dial value
+  int body = 0;                              ///< defender's Body dial value
+  std::vector<dice::Roll> attack;            ///< attack dice as rolled
+  std::vector<dice::Roll> dodge;             ///< dodge dice as rolled (may be empty)
+  std::vector<dice::Colour> shields;         ///< defender's gear shields plus dial shields showing
+  std::map<dice::Colour, int> bonus;         ///< attacker's damage bonus per colour
   std::optional<dice::Colour> bonus_choice;  ///< attacker's pick; absent = the largest bonus
   friend bool operator==(const AttackInput&, const AttackInput&) = default;
 };
 
 /// What the dice did. Indices refer to `AttackInput::attack`.
 struct AttackResult {
-  std::vector<int> bad_karma;   ///< E: removed because another non-ace die showed the same number
-  std::vector<int> aces;        ///< F: set aside, count 0
-  std::vector<int> counted;     ///< G: non-ace dice that add to the attack
-  int attack_total = 0;         ///< G: weapon + counted dice
-  int defence_total = 0;        ///< G: body + dodge dice (aces count 0)
-  bool no_dice_left = false;    ///< E: Bad Karma took every die and no ace: automatic miss
-  bool hit = false;             ///< H: attack ≥ defence (ties hit)
-  std::vector<int> blocked;     ///< I–J: counted dice stopped by a shield of their colour
-  std::vector<int> damaging;    ///< K: counted dice not blocked
+  std::vector<int> bad_karma;  ///< E: removed because another non-ace die showed the same number
+  std::vector<int> aces;       ///< F: set aside, count 0
+  std::vector<int> counted;    ///< G: non-ace dice that add to the attack
+  int attack_total = 0;        ///< G: weapon + counted dice
+  int defence_total = 0;       ///< G: body + dodge dice (aces count 0)
+  bool no_dice_left = false;   ///< E: Bad Karma took every die and no ace: automatic miss
+  bool hit = false;            ///< H: attack ≥ defence (ties hit)
+  std::vector<int> blocked;    ///< I–J: counted dice stopped by a shield of their colour
+  std::vector<int> damaging;   ///< K: counted dice not blocked
   std::optional<dice::Colour> bonus_colour;  ///< K: the bonus applied
   int bonus = 0;
   std::vector<AceEffect> ace_effects;  ///< L: one entry per ace with a named effect

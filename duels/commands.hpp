@@ -88,9 +88,9 @@ struct EndTurn {
 };
 
 /// Any command.
-using Command = std::variant<RollForAlpha, PlaceTerrain, PassTerrain, PlaceFigure, ChooseDice,
-                             Move, DeclareAttack, ChooseDodge, RollAttack, RemoveGear,
-                             AssignDamage, EndTurn>;
+using Command =
+    std::variant<RollForAlpha, PlaceTerrain, PassTerrain, PlaceFigure, ChooseDice, Move,
+                 DeclareAttack, ChooseDodge, RollAttack, RemoveGear, AssignDamage, EndTurn>;
 
 /// Short name of a command kind ("roll_for_alpha", "move", …) for logs and the journal.
 std::string_view command_name(const Command& c);

@@ -16,17 +16,25 @@ namespace {
 
 using dice::Colour;
 
-Rejection reject(RejectCode code, std::string reason) { return Rejection{code, std::move(reason)}; }
+Rejection reject(RejectCode code, std::string reason) {
+  return Rejection{code, std::move(reason)};
+}
 
-std::string inches(double v) { return fmt::format("{:.1f}\"", v); }
+std::string inches(double v) {
+  return fmt::format("{:.1f}\"", v);
+}
 
-std::string team_name(const GameState& s, TeamId t) { return s.teams[static_cast<std::size_t>(t)].name; }
+std::string team_name(const GameState& s, TeamId t) {
+  return s.teams[static_cast<std::size_t>(t)].name;
+}
 
 const std::string& fig_name(const GameState& s, FigureId f) {
   return s.figures[static_cast<std::size_t>(f)].def.name;
 }
 
-FigureState& fig(GameState& s, FigureId f) { return s.figures[static_cast<std::size_t>(f)]; }
+FigureState& fig(GameState& s, FigureId f) {
+  return s.figures[static_cast<std::size_t>(f)];
+}
 const FigureState& fig(const GameState& s, FigureId f) {
   return s.figures[static_cast<std::size_t>(f)];
 }
@@ -50,20 +58,20 @@ std::optional<Rejection> check_dice_ids(const FigureState& f, const std::vector<
   std::set<DieId> seen;
   for (DieId id : ids) {
     if (id < 0 || static_cast<std::size_t>(id) >= f.dice.size()) {
-      return reject(RejectCode::UnknownDie,
-                    fmt::format("{} has no die #{} (it has {} dice)", f.def.name, id, f.dice.size()));
+      return reject(RejectCode::UnknownDie, fmt::format("{} has no die #{} (it has {} dice)",
+                                                        f.def.name, id, f.dice.size()));
     }
     if (!seen.insert(id).second) {
       return reject(RejectCode::UnknownDie, fmt::format("die #{} is listed twice", id));
     }
     const DieState& d = f.dice[static_cast<std::size_t>(id)];
     if (d.zone != zone) {
-      const char* where = d.zone == DieZone::Cup ? "in the cup"
+      const char* where = d.zone == DieZone::Cup    ? "in the cup"
                           : d.zone == DieZone::Base ? "on the base"
                                                     : "out of the game";
       return reject(RejectCode::DieNotAvailable,
-                    fmt::format("{}'s {} (#{}) is {}, not {}", f.def.name,
-                                dice::to_notation(d.die), id, where, what));
+                    fmt::format("{}'s {} (#{}) is {}, not {}", f.def.name, dice::to_notation(d.die),
+                                id, where, what));
     }
   }
   return std::nullopt;
@@ -71,23 +79,24 @@ std::optional<Rejection> check_dice_ids(const FigureState& f, const std::vector<
 
 std::vector<dice::Die> dice_of(const FigureState& f, const std::vector<DieId>& ids) {
   std::vector<dice::Die> out;
-  for (DieId id : ids) out.push_back(f.dice[static_cast<std::size_t>(id)].die);
+  for (DieId id : ids)
+    out.push_back(f.dice[static_cast<std::size_t>(id)].die);
   return out;
 }
 
 std::optional<Rejection> check_faces(const FigureState& f, const std::vector<DieId>& ids,
                                      const std::vector<int>& faces, std::string_view what) {
   if (faces.size() != ids.size()) {
-    return reject(RejectCode::BadResult, fmt::format("{} {} dice were rolled but {} result{} given",
-                                                     ids.size(), what, faces.size(),
-                                                     faces.size() == 1 ? " was" : "s were"));
+    return reject(RejectCode::BadResult,
+                  fmt::format("{} {} dice were rolled but {} result{} given", ids.size(), what,
+                              faces.size(), faces.size() == 1 ? " was" : "s were"));
   }
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const dice::Die& d = f.dice[static_cast<std::size_t>(ids[i])].die;
     if (faces[i] < 1 || faces[i] > d.sides) {
-      return reject(RejectCode::BadResult, fmt::format("a {} can't show {} (faces 1 to {}{})",
-                                                       dice::to_notation(d), faces[i], d.sides,
-                                                       d.ace ? ", 1 being the ace" : ""));
+      return reject(RejectCode::BadResult,
+                    fmt::format("a {} can't show {} (faces 1 to {}{})", dice::to_notation(d),
+                                faces[i], d.sides, d.ace ? ", 1 being the ace" : ""));
     }
   }
   return std::nullopt;
@@ -125,9 +134,10 @@ void start_round(GameState& s, std::vector<Event>& ev) {
     f.moved = false;
     f.attacks = 0;
   }
-  ev.push_back({"round", fmt::format("Round {} begins; {} is the alpha team. Every player picks up "
-                                     "to six dice from the cup.",
-                                     s.round, team_name(s, s.alpha)),
+  ev.push_back({"round",
+                fmt::format("Round {} begins; {} is the alpha team. Every player picks up "
+                            "to six dice from the cup.",
+                            s.round, team_name(s, s.alpha)),
                 std::nullopt});
 }
 
@@ -234,7 +244,8 @@ void after_elimination(GameState& s, std::vector<Event>& ev) {
 }
 
 void end_round(GameState& s, std::vector<Event>& ev) {
-  ev.push_back({"round_end", fmt::format("Round {} ends: dice on bases go back to the cups.", s.round),
+  ev.push_back({"round_end",
+                fmt::format("Round {} ends: dice on bases go back to the cups.", s.round),
                 std::nullopt});
   s.alpha = s.next_team_left(s.alpha);
   start_round(s, ev);
@@ -276,13 +287,15 @@ void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
       satisfied = satisfied || (o != t && s.team_in_game(o) && s.team_points(o) <= own);
     }
     if (it->turns_left > 0) {
-      ev.push_back({"countdown", fmt::format("{} has one turn left to bring another team to {} or less.",
-                                             team_name(s, t), own),
+      ev.push_back({"countdown",
+                    fmt::format("{} has one turn left to bring another team to {} or less.",
+                                team_name(s, t), own),
                     std::nullopt});
       ++it;
     } else if (satisfied) {
-      ev.push_back({"countdown", fmt::format("{} brought another team's value to its own ({}) in time.",
-                                             team_name(s, t), own),
+      ev.push_back({"countdown",
+                    fmt::format("{} brought another team's value to its own ({}) in time.",
+                                team_name(s, t), own),
                     std::nullopt});
       it = s.countdowns.erase(it);
     } else {
@@ -330,15 +343,19 @@ std::optional<Rejection> check_turn(const GameState& s, FigureId f) {
                   fmt::format("figures act only during turns (now: {})", phase_name(s.phase)));
   }
   if (s.attack) return reject(RejectCode::WrongPhase, "finish the attack under way first");
-  if (!valid_figure(s, f)) return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", f));
+  if (!valid_figure(s, f))
+    return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", f));
   const auto& fs = fig(s, f);
-  if (fs.eliminated) return reject(RejectCode::BadTarget, fmt::format("{} is out of the game", fs.def.name));
+  if (fs.eliminated)
+    return reject(RejectCode::BadTarget, fmt::format("{} is out of the game", fs.def.name));
   if (fs.team != s.active_team) {
-    return reject(RejectCode::NotYourTurn, fmt::format("it is {}'s turn, not {}'s",
-                                                       team_name(s, s.active_team),
-                                                       team_name(s, fs.team)));
+    return reject(RejectCode::NotYourTurn,
+                  fmt::format("it is {}'s turn, not {}'s", team_name(s, s.active_team),
+                              team_name(s, fs.team)));
   }
-  if (fs.turn_done) return reject(RejectCode::NotYourTurn, fmt::format("{} has already had its turn this round", fs.def.name));
+  if (fs.turn_done)
+    return reject(RejectCode::NotYourTurn,
+                  fmt::format("{} has already had its turn this round", fs.def.name));
   if (s.active_figure && *s.active_figure != f) {
     return reject(RejectCode::NotYourTurn, fmt::format("{} is taking its turn; end it first",
                                                        fig_name(s, *s.active_figure)));
@@ -357,19 +374,24 @@ void finish_attack(GameState& s, std::vector<Event>& ev) {
 using Result = Expected<std::vector<Event>, Rejection>;
 
 Result do_cmd(GameState& s, const RollForAlpha& c) {
-  if (s.phase != Phase::AlphaRoll) return reject(RejectCode::WrongPhase, "the alpha team is already settled");
+  if (s.phase != Phase::AlphaRoll)
+    return reject(RejectCode::WrongPhase, "the alpha team is already settled");
   std::set<TeamId> expected(s.alpha_contenders.begin(), s.alpha_contenders.end());
   std::set<TeamId> given;
-  for (const auto& [t, r] : c.rolls) given.insert(t);
+  for (const auto& [t, r] : c.rolls)
+    given.insert(t);
   if (given != expected) {
     std::string names;
-    for (TeamId t : s.alpha_contenders) names += (names.empty() ? "" : ", ") + team_name(s, t);
-    return reject(RejectCode::Other, fmt::format("2d6 are needed from exactly these teams: {}", names));
+    for (TeamId t : s.alpha_contenders)
+      names += (names.empty() ? "" : ", ") + team_name(s, t);
+    return reject(RejectCode::Other,
+                  fmt::format("2d6 are needed from exactly these teams: {}", names));
   }
   int best = -1;
   for (const auto& [t, r] : c.rolls) {
     for (int d : r) {
-      if (d < 1 || d > 6) return reject(RejectCode::BadResult, fmt::format("a d6 can't show {}", d));
+      if (d < 1 || d > 6)
+        return reject(RejectCode::BadResult, fmt::format("a d6 can't show {}", d));
     }
     best = std::max(best, r[0] + r[1]);
   }
@@ -378,25 +400,30 @@ Result do_cmd(GameState& s, const RollForAlpha& c) {
   std::string line;
   for (const auto& [t, r] : c.rolls) {
     s.teams[static_cast<std::size_t>(t)].alpha_roll = r;
-    line += fmt::format("{}{} rolls {}+{}={}", line.empty() ? "" : "; ", team_name(s, t), r[0], r[1], r[0] + r[1]);
+    line += fmt::format("{}{} rolls {}+{}={}", line.empty() ? "" : "; ", team_name(s, t), r[0],
+                        r[1], r[0] + r[1]);
     if (r[0] + r[1] == best) tied.push_back(t);
   }
   ev.push_back({"alpha_roll", line, std::nullopt});
   s.alpha_contenders = tied;
   if (tied.size() > 1) {
     std::string names;
-    for (TeamId t : tied) names += (names.empty() ? "" : " and ") + team_name(s, t);
-    ev.push_back({"alpha_tie", fmt::format("{} tie at {}: they roll again.", names, best), std::nullopt});
+    for (TeamId t : tied)
+      names += (names.empty() ? "" : " and ") + team_name(s, t);
+    ev.push_back(
+        {"alpha_tie", fmt::format("{} tie at {}: they roll again.", names, best), std::nullopt});
     return ev;
   }
   s.alpha = tied.front();
   s.alpha_contenders.clear();
-  ev.push_back({"alpha", fmt::format("{} is the alpha team.", team_name(s, s.alpha)), std::nullopt});
+  ev.push_back(
+      {"alpha", fmt::format("{} is the alpha team.", team_name(s, s.alpha)), std::nullopt});
   s.phase = Phase::PlaceTerrain;
   s.placing = s.alpha;
-  ev.push_back({"terrain", fmt::format("{} places terrain first (up to two pieces per team).",
-                                       team_name(s, s.alpha)),
-                std::nullopt});
+  ev.push_back(
+      {"terrain",
+       fmt::format("{} places terrain first (up to two pieces per team).", team_name(s, s.alpha)),
+       std::nullopt});
   return ev;
 }
 
@@ -426,13 +453,15 @@ Result do_cmd(GameState& s, const PlaceTerrain& c) {
   if (auto r = check_placing_team(s, Phase::PlaceTerrain, c.team)) return *r;
   if (c.id.empty()) return reject(RejectCode::Other, "a terrain piece needs a name");
   for (const auto& p : s.terrain) {
-    if (p.id == c.id) return reject(RejectCode::Other, fmt::format("terrain '{}' is already placed", c.id));
+    if (p.id == c.id)
+      return reject(RejectCode::Other, fmt::format("terrain '{}' is already placed", c.id));
   }
   auto& team = s.teams[static_cast<std::size_t>(c.team)];
   s.terrain.push_back({c.id, c.team});
   team.terrain_placed++;
   team.terrain_done = team.terrain_placed >= 2;
-  std::vector<Event> ev{{"terrain", fmt::format("{} places terrain '{}'.", team.name, c.id), std::nullopt}};
+  std::vector<Event> ev{
+      {"terrain", fmt::format("{} places terrain '{}'.", team.name, c.id), std::nullopt}};
   after_terrain(s, c.team, ev);
   return ev;
 }
@@ -441,7 +470,8 @@ Result do_cmd(GameState& s, const PassTerrain& c) {
   if (auto r = check_placing_team(s, Phase::PlaceTerrain, c.team)) return *r;
   auto& team = s.teams[static_cast<std::size_t>(c.team)];
   team.terrain_done = true;
-  std::vector<Event> ev{{"terrain", fmt::format("{} places no more terrain.", team.name), std::nullopt}};
+  std::vector<Event> ev{
+      {"terrain", fmt::format("{} places no more terrain.", team.name), std::nullopt}};
   after_terrain(s, c.team, ev);
   return ev;
 }
@@ -453,10 +483,12 @@ double gap_between(const FigureState& a, const Point& at, const FigureState& b) 
 }
 
 Result do_cmd(GameState& s, const PlaceFigure& c) {
-  if (!valid_figure(s, c.figure)) return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.figure));
+  if (!valid_figure(s, c.figure))
+    return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.figure));
   auto& f = fig(s, c.figure);
   if (auto r = check_placing_team(s, Phase::PlaceFigures, f.team)) return *r;
-  if (f.position) return reject(RejectCode::Other, fmt::format("{} is already on the table", f.def.name));
+  if (f.position)
+    return reject(RejectCode::Other, fmt::format("{} is already on the table", f.def.name));
   for (const auto& o : s.figures) {
     if (!o.position || &o == &f) continue;
     const double gap = gap_between(f, c.at, o);
@@ -466,15 +498,16 @@ Result do_cmd(GameState& s, const PlaceFigure& c) {
     }
     if (o.team != f.team && s.options.enforce_placement_distance &&
         gap < s.options.placement_distance_in) {
-      return reject(RejectCode::PlacementTooClose,
-                    fmt::format("{} must start at least {} from {} (the gap would be {})",
-                                f.def.name, inches(s.options.placement_distance_in), o.def.name,
-                                inches(gap)));
+      return reject(
+          RejectCode::PlacementTooClose,
+          fmt::format("{} must start at least {} from {} (the gap would be {})", f.def.name,
+                      inches(s.options.placement_distance_in), o.def.name, inches(gap)));
     }
   }
   f.position = c.at;
-  std::vector<Event> ev{{"place", fmt::format("{} places {} at ({:.1f}, {:.1f}).",
-                                              team_name(s, f.team), f.def.name, c.at.x, c.at.y),
+  std::vector<Event> ev{{"place",
+                         fmt::format("{} places {} at ({:.1f}, {:.1f}).", team_name(s, f.team),
+                                     f.def.name, c.at.x, c.at.y),
                          c.figure}};
   if (auto next = next_placer(s, f.team, false)) {
     s.placing = *next;
@@ -488,21 +521,29 @@ Result do_cmd(GameState& s, const ChooseDice& c) {
   if (s.phase != Phase::ChooseDice) {
     return reject(RejectCode::WrongPhase, "dice are chosen only at the start of a round");
   }
-  if (!valid_figure(s, c.figure)) return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.figure));
+  if (!valid_figure(s, c.figure))
+    return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.figure));
   auto& f = fig(s, c.figure);
-  if (f.eliminated) return reject(RejectCode::BadTarget, fmt::format("{} is out of the game", f.def.name));
-  if (f.chose_dice) return reject(RejectCode::Other, fmt::format("{} has already chosen its dice this round", f.def.name));
+  if (f.eliminated)
+    return reject(RejectCode::BadTarget, fmt::format("{} is out of the game", f.def.name));
+  if (f.chose_dice)
+    return reject(RejectCode::Other,
+                  fmt::format("{} has already chosen its dice this round", f.def.name));
   if (c.dice.size() > 6) {
-    return reject(RejectCode::TooManyDice, fmt::format("at most six dice go on the base ({} chosen)", c.dice.size()));
+    return reject(RejectCode::TooManyDice,
+                  fmt::format("at most six dice go on the base ({} chosen)", c.dice.size()));
   }
   if (auto r = check_dice_ids(f, c.dice, DieZone::Cup, "in the cup")) return *r;
-  for (DieId id : c.dice) f.dice[static_cast<std::size_t>(id)].zone = DieZone::Base;
+  for (DieId id : c.dice)
+    f.dice[static_cast<std::size_t>(id)].zone = DieZone::Base;
   f.chose_dice = true;
-  std::vector<Event> ev{{"choose_dice", fmt::format("{} puts {} on its base.", f.def.name,
-                                                     c.dice.empty() ? std::string("no dice")
-                                                                    : dice::to_notation(dice_of(f, c.dice))),
-                         c.figure}};
-  if (std::all_of(s.figures.begin(), s.figures.end(), [](const FigureState& x) { return x.chose_dice; })) {
+  std::vector<Event> ev{
+      {"choose_dice",
+       fmt::format("{} puts {} on its base.", f.def.name,
+                   c.dice.empty() ? std::string("no dice") : dice::to_notation(dice_of(f, c.dice))),
+       c.figure}};
+  if (std::all_of(s.figures.begin(), s.figures.end(),
+                  [](const FigureState& x) { return x.chose_dice; })) {
     s.phase = Phase::Turns;
     s.active_team = -1;
     advance_turns(s, ev);
@@ -513,7 +554,9 @@ Result do_cmd(GameState& s, const ChooseDice& c) {
 Result do_cmd(GameState& s, const Move& c) {
   if (auto r = check_turn(s, c.figure)) return *r;
   auto& f = fig(s, c.figure);
-  if (f.moved) return reject(RejectCode::AlreadyMoved, fmt::format("{} has already moved this turn", f.def.name));
+  if (f.moved)
+    return reject(RejectCode::AlreadyMoved,
+                  fmt::format("{} has already moved this turn", f.def.name));
   std::vector<DieId> ids;
   std::vector<int> faces;
   for (const auto& r : c.rolls) {
@@ -522,13 +565,15 @@ Result do_cmd(GameState& s, const Move& c) {
   }
   if (auto r = check_dice_ids(f, ids, DieZone::Base, "on the base")) return *r;
   if (!ids.empty()) {
-    if (auto r = check_roll_colours(f, dice_of(f, ids), RollPurpose::Move, 0, 0, s.options)) return *r;
+    if (auto r = check_roll_colours(f, dice_of(f, ids), RollPurpose::Move, 0, 0, s.options))
+      return *r;
   }
   if (auto r = check_faces(f, ids, faces, "movement")) return *r;
   if (c.distance_in < 0) return reject(RejectCode::TooFar, "a move can't have a negative length");
   const auto rolls = rolls_of(f, ids, faces);
   int sum = 0;
-  for (const auto& r : rolls) sum += r.value();
+  for (const auto& r : rolls)
+    sum += r.value();
   const int allowance = f.value(DialKind::Head) + sum;
   if (c.distance_in > allowance + 1e-9) {
     return reject(RejectCode::TooFar,
@@ -541,11 +586,12 @@ Result do_cmd(GameState& s, const Move& c) {
   f.moved = true;
   if (c.to) f.position = c.to;
   s.active_figure = c.figure;
-  std::vector<Event> ev{{"move", fmt::format("{} moves {} of its {}\"{}.", f.def.name, inches(c.distance_in),
-                                             allowance,
-                                             rolls.empty() ? std::string()
-                                                           : fmt::format(" (rolled {})", dice::to_notation(rolls))),
-                         c.figure}};
+  std::vector<Event> ev{
+      {"move",
+       fmt::format(
+           "{} moves {} of its {}\"{}.", f.def.name, inches(c.distance_in), allowance,
+           rolls.empty() ? std::string() : fmt::format(" (rolled {})", dice::to_notation(rolls))),
+       c.figure}};
   maybe_auto_end(s, c.figure, ev);
   return ev;
 }
@@ -553,27 +599,36 @@ Result do_cmd(GameState& s, const Move& c) {
 Result do_cmd(GameState& s, const DeclareAttack& c) {
   if (auto r = check_turn(s, c.attacker)) return *r;
   auto& a = fig(s, c.attacker);
-  if (a.attacks >= 2) return reject(RejectCode::NoAttacksLeft, fmt::format("{} has made both its attacks this turn", a.def.name));
-  if (!valid_figure(s, c.target)) return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.target));
+  if (a.attacks >= 2)
+    return reject(RejectCode::NoAttacksLeft,
+                  fmt::format("{} has made both its attacks this turn", a.def.name));
+  if (!valid_figure(s, c.target))
+    return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.target));
   const auto& t = fig(s, c.target);
-  if (t.eliminated) return reject(RejectCode::BadTarget, fmt::format("{} is out of the game", t.def.name));
-  if (t.team == a.team) return reject(RejectCode::BadTarget, fmt::format("{} is on {}'s own team", t.def.name, a.def.name));
+  if (t.eliminated)
+    return reject(RejectCode::BadTarget, fmt::format("{} is out of the game", t.def.name));
+  if (t.team == a.team)
+    return reject(RejectCode::BadTarget,
+                  fmt::format("{} is on {}'s own team", t.def.name, a.def.name));
   const Measurement& m = c.measurement;
   if (!m.line_of_fire) {
     std::string by;
-    for (const auto& b : m.blockers) by += (by.empty() ? "" : ", ") + b;
+    for (const auto& b : m.blockers)
+      by += (by.empty() ? "" : ", ") + b;
     return reject(RejectCode::NoLineOfFire,
                   fmt::format("{} has no line of fire to {}{}", a.def.name, t.def.name,
                               by.empty() ? std::string() : " (blocked by " + by + ")"));
   }
   if (!(m.gap_in >= 0) || !(m.chord_in > 0) || m.chord_in > a.def.base_diameter_in + 1e-6) {
-    return reject(RejectCode::Other,
-                  fmt::format("the measurement is impossible (gap {}, chord {} on a {} base)",
-                              inches(m.gap_in), inches(m.chord_in), inches(a.def.base_diameter_in)));
+    return reject(
+        RejectCode::Other,
+        fmt::format("the measurement is impossible (gap {}, chord {} on a {} base)",
+                    inches(m.gap_in), inches(m.chord_in), inches(a.def.base_diameter_in)));
   }
   if (c.dice.empty()) return reject(RejectCode::NoDice, "an attack needs at least one die");
   if (auto r = check_dice_ids(a, c.dice, DieZone::Base, "on the base")) return *r;
-  if (auto r = check_roll_colours(a, dice_of(a, c.dice), RollPurpose::Attack, m.gap_in, m.chord_in, s.options)) {
+  if (auto r = check_roll_colours(a, dice_of(a, c.dice), RollPurpose::Attack, m.gap_in, m.chord_in,
+                                  s.options)) {
     return *r;
   }
   a.attacks++;
@@ -586,19 +641,22 @@ Result do_cmd(GameState& s, const DeclareAttack& c) {
   p.attack_dice = c.dice;
   p.stage = AttackStage::Dodge;
   s.attack = p;
-  return std::vector<Event>{{"attack", fmt::format("{} attacks {} at {} with {}.", a.def.name, t.def.name,
-                                                   inches(m.gap_in), dice::to_notation(dice_of(a, c.dice))),
+  return std::vector<Event>{{"attack",
+                             fmt::format("{} attacks {} at {} with {}.", a.def.name, t.def.name,
+                                         inches(m.gap_in), dice::to_notation(dice_of(a, c.dice))),
                              c.attacker}};
 }
 
 std::optional<Rejection> check_stage(const GameState& s, AttackStage stage, std::string_view what) {
-  if (!s.attack) return reject(RejectCode::WrongPhase, fmt::format("there is no attack to {}", what));
+  if (!s.attack)
+    return reject(RejectCode::WrongPhase, fmt::format("there is no attack to {}", what));
   if (s.attack->stage != stage) {
     static constexpr std::array<std::string_view, 4> kWaiting = {
         "the defender's dodge choice", "the roll", "the defender's choice of gear to lose",
         "the choice of dial for the damage"};
-    return reject(RejectCode::WrongPhase, fmt::format("the attack is waiting for {}",
-                                                      kWaiting[static_cast<std::size_t>(s.attack->stage)]));
+    return reject(RejectCode::WrongPhase,
+                  fmt::format("the attack is waiting for {}",
+                              kWaiting[static_cast<std::size_t>(s.attack->stage)]));
   }
   return std::nullopt;
 }
@@ -608,13 +666,15 @@ Result do_cmd(GameState& s, const ChooseDodge& c) {
   auto& d = fig(s, s.attack->target);
   if (auto r = check_dice_ids(d, c.dice, DieZone::Base, "on the base")) return *r;
   if (!c.dice.empty()) {
-    if (auto r = check_roll_colours(d, dice_of(d, c.dice), RollPurpose::Dodge, 0, 0, s.options)) return *r;
+    if (auto r = check_roll_colours(d, dice_of(d, c.dice), RollPurpose::Dodge, 0, 0, s.options))
+      return *r;
   }
   s.attack->dodge_dice = c.dice;
   s.attack->stage = AttackStage::Roll;
-  return std::vector<Event>{{"dodge", c.dice.empty() ? fmt::format("{} does not dodge.", d.def.name)
-                                                     : fmt::format("{} dodges with {}.", d.def.name,
-                                                                   dice::to_notation(dice_of(d, c.dice))),
+  return std::vector<Event>{{"dodge",
+                             c.dice.empty() ? fmt::format("{} does not dodge.", d.def.name)
+                                            : fmt::format("{} dodges with {}.", d.def.name,
+                                                          dice::to_notation(dice_of(d, c.dice))),
                              s.attack->target}};
 }
 
@@ -626,12 +686,13 @@ void enter_damage_or_finish(GameState& s, std::vector<Event>& ev) {
   }
   if (p.result.clicks > 0) {
     p.stage = AttackStage::Damage;
-    ev.push_back({"assign", fmt::format("{} assigns {} click{} to one of {}'s dials.",
-                                        p.attacker_assigns ? fig_name(s, p.attacker) + " (Called Shot)"
-                                                           : fig_name(s, p.target),
-                                        p.result.clicks, p.result.clicks == 1 ? "" : "s",
-                                        fig_name(s, p.target)),
-                  p.target});
+    ev.push_back(
+        {"assign",
+         fmt::format("{} assigns {} click{} to one of {}'s dials.",
+                     p.attacker_assigns ? fig_name(s, p.attacker) + " (Called Shot)"
+                                        : fig_name(s, p.target),
+                     p.result.clicks, p.result.clicks == 1 ? "" : "s", fig_name(s, p.target)),
+         p.target});
     return;
   }
   finish_attack(s, ev);
@@ -664,12 +725,14 @@ Result do_cmd(GameState& s, const RollAttack& c) {
     res = resolve_attack(in);
   }
   std::vector<Event> ev;
-  ev.push_back({"roll", fmt::format("{} rolls {}{}.", a.def.name, dice::to_notation(in.attack),
-                                    in.dodge.empty() ? std::string()
-                                                     : fmt::format("; {} rolls {}", d.def.name,
-                                                                   dice::to_notation(in.dodge))),
+  ev.push_back({"roll",
+                fmt::format("{} rolls {}{}.", a.def.name, dice::to_notation(in.attack),
+                            in.dodge.empty() ? std::string()
+                                             : fmt::format("; {} rolls {}", d.def.name,
+                                                           dice::to_notation(in.dodge))),
                 p.attacker});
-  for (auto& line : describe_attack(in, res)) ev.push_back({"step", std::move(line), p.attacker});
+  for (auto& line : describe_attack(in, res))
+    ev.push_back({"step", std::move(line), p.attacker});
   // Every rolled die goes to its cup (Bad Karma and blocked dice included).
   to_cup(a, p.attack_dice);
   to_cup(d, p.dodge_dice);
@@ -681,27 +744,33 @@ Result do_cmd(GameState& s, const RollAttack& c) {
     finish_attack(s, ev);
     return ev;
   }
-  ev.push_back({"hit", fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, res.clicks,
-                                   res.clicks == 1 ? "" : "s"),
+  ev.push_back({"hit",
+                fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, res.clicks,
+                            res.clicks == 1 ? "" : "s"),
                 p.attacker});
   if (res.has_effect(AceEffect::Stun)) {
     for (auto& die : d.dice) {
       if (die.zone == DieZone::Base) die.zone = DieZone::Cup;
     }
-    ev.push_back({"stun", fmt::format("Stun! {}'s dice on its base go to its cup for the round.", d.def.name),
-                  p.target});
+    ev.push_back(
+        {"stun",
+         fmt::format("Stun! {}'s dice on its base go to its cup for the round.", d.def.name),
+         p.target});
   }
   int gear_left = 0;
-  for (const auto& g : d.gear) gear_left += g.removed ? 0 : 1;
+  for (const auto& g : d.gear)
+    gear_left += g.removed ? 0 : 1;
   p.gear_to_remove = std::min(res.effect_count(AceEffect::TechSuperiority), gear_left);
   if (p.gear_to_remove > 0) {
-    ev.push_back({"tech", fmt::format("Technical Superiority! {} must give up {} piece{} of gear.", d.def.name,
-                                      p.gear_to_remove, p.gear_to_remove == 1 ? "" : "s"),
+    ev.push_back({"tech",
+                  fmt::format("Technical Superiority! {} must give up {} piece{} of gear.",
+                              d.def.name, p.gear_to_remove, p.gear_to_remove == 1 ? "" : "s"),
                   p.target});
   }
   p.attacker_assigns = res.has_effect(AceEffect::CalledShot);
   if (p.attacker_assigns) {
-    ev.push_back({"called_shot", fmt::format("Called Shot! {} chooses the dial.", a.def.name), p.attacker});
+    ev.push_back(
+        {"called_shot", fmt::format("Called Shot! {} chooses the dial.", a.def.name), p.attacker});
   }
   enter_damage_or_finish(s, ev);
   return ev;
@@ -718,8 +787,9 @@ Result do_cmd(GameState& s, const RemoveGear& c) {
     for (const auto& g : d.gear) {
       if (!g.removed) have += (have.empty() ? "" : ", ") + g.def.id;
     }
-    return reject(RejectCode::Other, fmt::format("{} has no gear '{}' to give up (it has: {})", d.def.name,
-                                                 c.gear_id, have.empty() ? "none" : have));
+    return reject(RejectCode::Other,
+                  fmt::format("{} has no gear '{}' to give up (it has: {})", d.def.name, c.gear_id,
+                              have.empty() ? "none" : have));
   }
   it->removed = true;
   int lost = 0;
@@ -730,8 +800,9 @@ Result do_cmd(GameState& s, const RemoveGear& c) {
     }
   }
   --p.gear_to_remove;
-  std::vector<Event> ev{{"gear_lost", fmt::format("{} loses {} and its {} dice for the rest of the game.",
-                                                  d.def.name, it->def.name, lost),
+  std::vector<Event> ev{{"gear_lost",
+                         fmt::format("{} loses {} and its {} dice for the rest of the game.",
+                                     d.def.name, it->def.name, lost),
                          p.target}};
   enter_damage_or_finish(s, ev);
   return ev;
@@ -747,10 +818,11 @@ Result do_cmd(GameState& s, const AssignDamage& c) {
   const int after = std::min(before + p.result.clicks, static_cast<int>(dial.positions.size()) - 1);
   d.dial[static_cast<std::size_t>(k)] = after;
   std::vector<Event> ev;
-  ev.push_back({"damage", fmt::format("{}'s {} dial clicks {} time{}: {} → {}.", d.def.name, dial_name(c.dial),
-                                      p.result.clicks, p.result.clicks == 1 ? "" : "s",
-                                      dial.positions[static_cast<std::size_t>(before)].value,
-                                      dial.positions[static_cast<std::size_t>(after)].value),
+  ev.push_back({"damage",
+                fmt::format("{}'s {} dial clicks {} time{}: {} → {}.", d.def.name,
+                            dial_name(c.dial), p.result.clicks, p.result.clicks == 1 ? "" : "s",
+                            dial.positions[static_cast<std::size_t>(before)].value,
+                            dial.positions[static_cast<std::size_t>(after)].value),
                 p.target});
   if (d.bullet_holes() >= 3) {
     d.eliminated = true;
@@ -758,7 +830,8 @@ Result do_cmd(GameState& s, const AssignDamage& c) {
     for (auto& die : d.dice) {
       if (die.zone == DieZone::Base) die.zone = DieZone::Cup;
     }
-    ev.push_back({"eliminated", fmt::format("{} shows three bullet holes and is eliminated.", d.def.name),
+    ev.push_back({"eliminated",
+                  fmt::format("{} shows three bullet holes and is eliminated.", d.def.name),
                   p.target});
     after_elimination(s, ev);
     if (s.phase == Phase::GameOver) return ev;
@@ -785,7 +858,8 @@ const DialPosition& FigureState::showing(DialKind d) const {
 
 int FigureState::bullet_holes() const {
   int n = 0;
-  for (DialKind d : kAllDials) n += showing(d).bullet_holes;
+  for (DialKind d : kAllDials)
+    n += showing(d).bullet_holes;
   return n;
 }
 
@@ -802,7 +876,8 @@ std::vector<Colour> FigureState::shields() const {
 
 int FigureState::points() const {
   int p = def.points;
-  for (const auto& g : gear) p += g.removed ? 0 : g.def.points;
+  for (const auto& g : gear)
+    p += g.removed ? 0 : g.def.points;
   return p;
 }
 
@@ -866,8 +941,9 @@ std::string_view phase_name(Phase p) {
 
 std::string_view command_name(const Command& c) {
   static constexpr std::array<std::string_view, 12> kNames = {
-      "roll_for_alpha", "place_terrain", "pass_terrain", "place_figure", "choose_dice", "move",
-      "declare_attack", "choose_dodge",  "roll_attack",  "remove_gear",  "assign_damage", "end_turn"};
+      "roll_for_alpha", "place_terrain", "pass_terrain",   "place_figure",
+      "choose_dice",    "move",          "declare_attack", "choose_dodge",
+      "roll_attack",    "remove_gear",   "assign_damage",  "end_turn"};
   return kNames[c.index()];
 }
 
@@ -879,7 +955,8 @@ Expected<GameState, Rejection> new_game(const MatchSetup& setup) {
   s.options = setup.options;
   for (std::size_t t = 0; t < setup.teams.size(); ++t) {
     const auto& ts = setup.teams[t];
-    if (ts.figures.empty()) return reject(RejectCode::Other, fmt::format("team {} has no figure", ts.name));
+    if (ts.figures.empty())
+      return reject(RejectCode::Other, fmt::format("team {} has no figure", ts.name));
     s.teams.push_back(TeamState{ts.name});
     for (const auto& fsu : ts.figures) {
       FigureState f;
@@ -887,21 +964,24 @@ Expected<GameState, Rejection> new_game(const MatchSetup& setup) {
       f.team = static_cast<TeamId>(t);
       for (DialKind d : kAllDials) {
         if (f.def.dial(d).positions.empty()) {
-          return reject(RejectCode::Other, fmt::format("{}'s {} dial has no positions", f.def.name, dial_name(d)));
+          return reject(RejectCode::Other,
+                        fmt::format("{}'s {} dial has no positions", f.def.name, dial_name(d)));
         }
       }
       int gear_points = 0;
       std::set<std::string> ids;
       for (const auto& g : fsu.gear) {
         if (!ids.insert(g.id).second) {
-          return reject(RejectCode::Other, fmt::format("{} carries gear '{}' twice", f.def.name, g.id));
+          return reject(RejectCode::Other,
+                        fmt::format("{} carries gear '{}' twice", f.def.name, g.id));
         }
         gear_points += g.points;
         f.gear.push_back(GearState{g});
       }
       if (gear_points > kMaxGearPoints) {
-        return reject(RejectCode::Other, fmt::format("{} carries {} points of gear; the limit is {}",
-                                                     f.def.name, gear_points, kMaxGearPoints));
+        return reject(RejectCode::Other,
+                      fmt::format("{} carries {} points of gear; the limit is {}", f.def.name,
+                                  gear_points, kMaxGearPoints));
       }
       for (const auto& d : f.def.starting_dice) {
         dice::Die die = d;
@@ -919,7 +999,8 @@ Expected<GameState, Rejection> new_game(const MatchSetup& setup) {
       s.figures.push_back(std::move(f));
     }
   }
-  for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t) s.alpha_contenders.push_back(t);
+  for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t)
+    s.alpha_contenders.push_back(t);
   return s;
 }
 
@@ -937,8 +1018,9 @@ std::optional<Rejection> legal(const GameState& state, const Command& command) {
   return result.error();
 }
 
-std::optional<Rejection> check_roll_colours(const FigureState& f, const std::vector<dice::Die>& dice,
-                                            RollPurpose purpose, double gap_in, double chord_in,
+std::optional<Rejection> check_roll_colours(const FigureState& f,
+                                            const std::vector<dice::Die>& dice, RollPurpose purpose,
+                                            double gap_in, double chord_in,
                                             const RuleOptions& options) {
   if (dice.empty()) return reject(RejectCode::NoDice, "a roll needs at least one die");
   // A die is an "anchor" when its colour may be rolled on its own for this purpose; wild dice
@@ -1019,9 +1101,10 @@ std::optional<Rejection> check_roll_colours(const FigureState& f, const std::vec
         why = fmt::format("the {} track doesn't reach {}", dice::colour_name(c), inches(gap_in));
       }
     }
-    return reject(RejectCode::IllegalColour,
-                  fmt::format("{} dice can't be rolled alone: {} (they must join another legal die)",
-                              colour_list(wild), why));
+    return reject(
+        RejectCode::IllegalColour,
+        fmt::format("{} dice can't be rolled alone: {} (they must join another legal die)",
+                    colour_list(wild), why));
   }
   return std::nullopt;
 }
@@ -1033,8 +1116,8 @@ std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attac
   const auto on_base = f.dice_in(DieZone::Base);
   bool anchor_exists = false;
   for (DieId id : on_base) {
-    if (!check_roll_colours(f, {f.dice[static_cast<std::size_t>(id)].die}, RollPurpose::Attack, gap_in,
-                            chord_in, state.options)) {
+    if (!check_roll_colours(f, {f.dice[static_cast<std::size_t>(id)].die}, RollPurpose::Attack,
+                            gap_in, chord_in, state.options)) {
       anchor_exists = true;
     }
   }
@@ -1055,7 +1138,8 @@ std::string prompt(const GameState& s) {
   switch (s.phase) {
     case Phase::AlphaRoll: {
       std::string names;
-      for (TeamId t : s.alpha_contenders) names += (names.empty() ? "" : ", ") + team_name(s, t);
+      for (TeamId t : s.alpha_contenders)
+        names += (names.empty() ? "" : ", ") + team_name(s, t);
       return fmt::format("Roll 2d6 for alpha: {}", names);
     }
     case Phase::PlaceTerrain:
@@ -1082,7 +1166,8 @@ std::string prompt(const GameState& s) {
           case AttackStage::Damage:
             return fmt::format("{}: assign {} click{} to Head, Weapon or Body of {}",
                                p.attacker_assigns ? fig_name(s, p.attacker) : fig_name(s, p.target),
-                               p.result.clicks, p.result.clicks == 1 ? "" : "s", fig_name(s, p.target));
+                               p.result.clicks, p.result.clicks == 1 ? "" : "s",
+                               fig_name(s, p.target));
         }
       }
       if (s.active_figure) {

@@ -50,15 +50,14 @@ enum class RollPurpose : std::uint8_t { Move, Dodge, Attack };
 /// Checks the colours of a roll for a figure (spec §1 colour use, wild dice rule). For an
 /// attack, `gap_in` and `chord_in` decide which tracks touch both bases.
 std::optional<Rejection> check_roll_colours(const FigureState& figure,
-                                            const std::vector<dice::Die>& dice,
-                                            RollPurpose purpose, double gap_in = 0,
-                                            double chord_in = 0,
+                                            const std::vector<dice::Die>& dice, RollPurpose purpose,
+                                            double gap_in = 0, double chord_in = 0,
                                             const RuleOptions& options = {});
 
 /// The dice on a figure's base that may take part in an attack at this range, in die order
 /// (any legal attack uses only these; wild dice are listed whenever some attack could use them).
-std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attacker,
-                                          double gap_in, double chord_in);
+std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attacker, double gap_in,
+                                          double chord_in);
 
 /// What the match waits for, in words ("Round 2 — Team Red: Ghost's turn (move, 2 attacks)").
 std::string prompt(const GameState& state);

@@ -55,8 +55,8 @@ struct GearDef {
   std::string id;
   std::string name;
   int points = 0;
-  std::vector<dice::Die> dice;          ///< each die's origin is set to the gear id
-  std::vector<dice::Colour> shields;    ///< one entry per shield
+  std::vector<dice::Die> dice;        ///< each die's origin is set to the gear id
+  std::vector<dice::Colour> shields;  ///< one entry per shield
   bool sample = false;
   friend bool operator==(const GearDef&, const GearDef&) = default;
 };

@@ -17,7 +17,8 @@ double OddsResult::p_effect(AceEffect e) const {
 
 double OddsResult::expected_clicks() const {
   double m = 0;
-  for (std::size_t k = 0; k < clicks.size(); ++k) m += static_cast<double>(k) * ratio(clicks[k]);
+  for (std::size_t k = 0; k < clicks.size(); ++k)
+    m += static_cast<double>(k) * ratio(clicks[k]);
   return m;
 }
 
@@ -62,7 +63,8 @@ struct SumCounts {
     }
     std::uint64_t* dst = c.data() + (olo - lo);
     const std::uint64_t* src = other.c.data();
-    for (std::size_t i = 0; i < other.c.size(); ++i) dst[i] += src[i];
+    for (std::size_t i = 0; i < other.c.size(); ++i)
+      dst[i] += src[i];
   }
 };
 
@@ -76,11 +78,13 @@ struct HitOutcome {
 
 HitOutcome hit_outcome(const OddsQuery& q, std::uint32_t survivors, std::uint32_t aces) {
   std::array<int, dice::kColourCount> shields{};
-  for (dice::Colour c : q.shields) ++shields[static_cast<int>(c)];
+  for (dice::Colour c : q.shields)
+    ++shields[static_cast<int>(c)];
   HitOutcome out;
   int best_bonus = 0;
   auto consider_bonus = [&](dice::Colour c) {
-    if (auto it = q.bonus.find(c); it != q.bonus.end()) best_bonus = std::max(best_bonus, it->second);
+    if (auto it = q.bonus.find(c); it != q.bonus.end())
+      best_bonus = std::max(best_bonus, it->second);
   };
   for (std::size_t i = 0; i < q.attack.size(); ++i) {
     const dice::Colour c = q.attack[i].colour;
@@ -159,7 +163,8 @@ struct DenseLayer {
       hi[state] = static_cast<std::int16_t>(std::max<int>(hi[state], src_hi + shift));
     }
     std::uint64_t* dst = row(state) + shift;
-    for (int i = src_lo; i <= src_hi; ++i) dst[i] += src[i];
+    for (int i = src_lo; i <= src_hi; ++i)
+      dst[i] += src[i];
   }
   void clear() {
     for (std::uint32_t s : active) {
@@ -238,7 +243,8 @@ void attack_states_dense(const OddsQuery& q, Emit&& emit) {
       if (s == 1) survivors |= 1U << i;
       if (s == 2) aces |= 1U << i;
     }
-    if (complete) emit(survivors, aces, cur.row(state) + cur.lo[state], cur.lo[state], cur.hi[state]);
+    if (complete)
+      emit(survivors, aces, cur.row(state) + cur.lo[state], cur.lo[state], cur.hi[state]);
   }
 }
 
@@ -248,7 +254,8 @@ void attack_states_sparse(const OddsQuery& q, Emit&& emit) {
   const auto n = static_cast<std::uint32_t>(q.attack.size());
   const std::uint32_t full = (1U << n) - 1U;
   int max_sides = 1;
-  for (const auto& d : q.attack) max_sides = std::max(max_sides, d.sides);
+  for (const auto& d : q.attack)
+    max_sides = std::max(max_sides, d.sides);
   Layer layer;
   layer[MaskKey{0, 0, 0}] = SumCounts{0, {1}};
   for (int v = 1; v <= max_sides; ++v) {
@@ -308,12 +315,13 @@ OddsResult attack_odds(const OddsQuery& q) {
 
   OddsResult r;
   std::uint64_t attack_total = 1;
-  for (const auto& d : q.attack) attack_total *= static_cast<std::uint64_t>(d.sides);
+  for (const auto& d : q.attack)
+    attack_total *= static_cast<std::uint64_t>(d.sides);
   r.total = attack_total * dodge.total;
   r.clicks.assign(1, 0);
   // by_sum[s - lo] = outcomes of these survivors and aces whose survivors sum to s.
-  auto emit = [&](std::uint32_t survivors, std::uint32_t aces, const std::uint64_t* by_sum,
-                  int lo, int hi) {
+  auto emit = [&](std::uint32_t survivors, std::uint32_t aces, const std::uint64_t* by_sum, int lo,
+                  int hi) {
     if ((survivors | aces) == 0) return;  // every die lost to Bad Karma: a miss
     std::uint64_t hits = 0;
     for (int s = lo; s <= hi; ++s) {
@@ -340,25 +348,33 @@ OddsResult attack_odds_enumerated(const OddsQuery& q) {
   in.body = q.body;
   in.shields = q.shields;
   in.bonus = q.bonus;
-  for (const auto& d : q.attack) in.attack.push_back({d, 1});
-  for (const auto& d : q.dodge) in.dodge.push_back({d, 1});
+  for (const auto& d : q.attack)
+    in.attack.push_back({d, 1});
+  for (const auto& d : q.dodge)
+    in.dodge.push_back({d, 1});
   r.total = 1;
-  for (const auto& roll : in.attack) r.total *= static_cast<std::uint64_t>(roll.die.sides);
-  for (const auto& roll : in.dodge) r.total *= static_cast<std::uint64_t>(roll.die.sides);
+  for (const auto& roll : in.attack)
+    r.total *= static_cast<std::uint64_t>(roll.die.sides);
+  for (const auto& roll : in.dodge)
+    r.total *= static_cast<std::uint64_t>(roll.die.sides);
   // Odometer over every face of every die.
   std::vector<dice::Roll*> all;
-  for (auto& roll : in.attack) all.push_back(&roll);
-  for (auto& roll : in.dodge) all.push_back(&roll);
+  for (auto& roll : in.attack)
+    all.push_back(&roll);
+  for (auto& roll : in.dodge)
+    all.push_back(&roll);
   while (true) {
     const AttackResult res = resolve_attack(in);
     if (res.hit) {
       HitOutcome h;
       h.clicks = res.clicks;
-      for (AceEffect e : res.ace_effects) h.effect[static_cast<int>(e)] = true;
+      for (AceEffect e : res.ace_effects)
+        h.effect[static_cast<int>(e)] = true;
       add_hits(r, h, 1);
     }
     std::size_t i = 0;
-    while (i < all.size() && all[i]->face == all[i]->die.sides) all[i++]->face = 1;
+    while (i < all.size() && all[i]->face == all[i]->die.sides)
+      all[i++]->face = 1;
     if (i == all.size()) break;
     ++all[i]->face;
   }
@@ -382,7 +398,8 @@ std::vector<std::vector<int>> subsets(std::size_t n, bool include_empty) {
 template <class T>
 std::vector<T> pick(const std::vector<T>& from, const std::vector<int>& idx) {
   std::vector<T> out;
-  for (int i : idx) out.push_back(from[static_cast<std::size_t>(i)]);
+  for (int i : idx)
+    out.push_back(from[static_cast<std::size_t>(i)]);
   return out;
 }
 }  // namespace
@@ -400,7 +417,8 @@ std::vector<Advice> advise_attacks(const OddsQuery& base, const std::vector<dice
     std::optional<Advice> best;
     for (const auto& dodge_idx : dodge_sets) {
       q.dodge = pick(dodge_offered, dodge_idx);
-      if (!dodge_idx.empty() && dodge_filter != nullptr && !dodge_filter(q.dodge, context)) continue;
+      if (!dodge_idx.empty() && dodge_filter != nullptr && !dodge_filter(q.dodge, context))
+        continue;
       OddsResult odds = attack_odds(q);
       if (!best || odds.expected_clicks() < best->best_dodge.odds.expected_clicks() - 1e-12) {
         best = Advice{{attack_idx, odds}, {dodge_idx, odds}};

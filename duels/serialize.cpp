@@ -14,7 +14,8 @@ namespace {
 
 json colours_json(const std::vector<dice::Colour>& colours) {
   json out = json::array();
-  for (auto c : colours) out.push_back(dice::colour_name(c));
+  for (auto c : colours)
+    out.push_back(dice::colour_name(c));
   return out;
 }
 
@@ -42,7 +43,8 @@ std::string_view zone_name(DieZone z) {
 
 json rolls_json(const std::vector<dice::Roll>& rolls, const std::vector<int>& idx) {
   json out = json::array();
-  for (int i : idx) out.push_back(dice::to_notation(rolls[static_cast<std::size_t>(i)]));
+  for (int i : idx)
+    out.push_back(dice::to_notation(rolls[static_cast<std::size_t>(i)]));
   return out;
 }
 
@@ -50,7 +52,8 @@ json rolls_json(const std::vector<dice::Roll>& rolls, const std::vector<int>& id
 
 json to_json(const FigureDef& f) {
   json bonus = json::object();
-  for (const auto& [c, v] : f.damage_bonus) bonus[std::string(dice::colour_name(c))] = v;
+  for (const auto& [c, v] : f.damage_bonus)
+    bonus[std::string(dice::colour_name(c))] = v;
   json tape = json::array();
   for (const auto& t : f.tape.tracks) {
     tape.push_back({{"colour", dice::colour_name(t.colour)}, {"from", t.from_in}, {"to", t.to_in}});
@@ -70,9 +73,12 @@ json to_json(const FigureDef& f) {
 }
 
 json to_json(const GearDef& g) {
-  return json{{"id", g.id},         {"name", g.name},
-              {"points", g.points}, {"dice", dice::to_notation(g.dice)},
-              {"shields", colours_json(g.shields)}, {"sample", g.sample}};
+  return json{{"id", g.id},
+              {"name", g.name},
+              {"points", g.points},
+              {"dice", dice::to_notation(g.dice)},
+              {"shields", colours_json(g.shields)},
+              {"sample", g.sample}};
 }
 
 json to_json(const Event& e) {
@@ -100,7 +106,8 @@ json to_json(const GameState& s) {
       dice.push_back(dj);
     }
     json gear = json::array();
-    for (const auto& g : f.gear) gear.push_back({{"id", g.def.id}, {"removed", g.removed}});
+    for (const auto& g : f.gear)
+      gear.push_back({{"id", g.def.id}, {"removed", g.removed}});
     json fj{{"name", f.def.name},
             {"team", f.team},
             {"dial", {{"head", f.dial[0]}, {"weapon", f.dial[1]}, {"body", f.dial[2]}}},
@@ -122,10 +129,12 @@ json to_json(const GameState& s) {
     figures.push_back(fj);
   }
   json terrain = json::array();
-  for (const auto& t : s.terrain) terrain.push_back({{"id", t.id}, {"team", t.team}});
+  for (const auto& t : s.terrain)
+    terrain.push_back({{"id", t.id}, {"team", t.team}});
   json countdowns = json::array();
   for (const auto& c : s.countdowns) {
-    countdowns.push_back({{"team", c.team}, {"turns_left", c.turns_left}, {"counting", c.counting}});
+    countdowns.push_back(
+        {{"team", c.team}, {"turns_left", c.turns_left}, {"counting", c.counting}});
   }
   json j{{"phase", phase_name(s.phase)},
          {"round", s.round},
@@ -183,9 +192,11 @@ json to_json(const OddsResult& o) {
 
 json to_json(const AttackInput& in, const AttackResult& r) {
   json effects = json::array();
-  for (AceEffect e : r.ace_effects) effects.push_back(ace_effect_name(e));
+  for (AceEffect e : r.ace_effects)
+    effects.push_back(ace_effect_name(e));
   std::vector<int> all(in.attack.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = static_cast<int>(i);
   json j{{"hit", r.hit},
          {"attack_total", r.attack_total},
          {"defence_total", r.defence_total},

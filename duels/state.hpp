@@ -72,7 +72,7 @@ struct TeamState {
   std::string name;
   bool lost = false;
   int terrain_placed = 0;
-  bool terrain_done = false;  ///< placed two pieces or passed
+  bool terrain_done = false;                     ///< placed two pieces or passed
   std::optional<std::array<int, 2>> alpha_roll;  ///< last 2d6 in the alpha roll-off
   friend bool operator==(const TeamState&, const TeamState&) = default;
 };
@@ -86,11 +86,11 @@ struct TerrainPiece {
 
 /// The match phase.
 enum class Phase : std::uint8_t {
-  AlphaRoll,      ///< teams roll 2d6 for alpha (ties re-roll among the tied)
-  PlaceTerrain,   ///< two pieces per team, one at a time, alpha first then to the left
-  PlaceFigures,   ///< one figure at a time in the same order, 48" from opposing figures
-  ChooseDice,     ///< every figure moves up to six dice from cup to base, all at once
-  Turns,          ///< teams act from alpha leftwards: one move and two attacks per figure
+  AlphaRoll,     ///< teams roll 2d6 for alpha (ties re-roll among the tied)
+  PlaceTerrain,  ///< two pieces per team, one at a time, alpha first then to the left
+  PlaceFigures,  ///< one figure at a time in the same order, 48" from opposing figures
+  ChooseDice,    ///< every figure moves up to six dice from cup to base, all at once
+  Turns,         ///< teams act from alpha leftwards: one move and two attacks per figure
   GameOver,
 };
 std::string_view phase_name(Phase p);
@@ -148,9 +148,9 @@ struct GameState {
   std::vector<TerrainPiece> terrain;
   std::vector<TeamId> alpha_contenders;  ///< teams still rolling for alpha
   TeamId alpha = -1;
-  TeamId placing = -1;                ///< team whose placement it is (terrain/figures)
-  TeamId active_team = -1;            ///< team taking its turn
-  int teams_acted = 0;                ///< teams that finished their turn this round
+  TeamId placing = -1;      ///< team whose placement it is (terrain/figures)
+  TeamId active_team = -1;  ///< team taking its turn
+  int teams_acted = 0;      ///< teams that finished their turn this round
   std::optional<FigureId> active_figure;
   std::optional<PendingAttack> attack;
   std::vector<Countdown> countdowns;

@@ -12,6 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   duels::AssetLibrary library;
   duels::LoadReport report;
   duels::load_asset_text(text, "fuzz.yaml", library, report);
-  for (const auto& e : report.errors) (void)e.message();
+  for (const auto& e : report.errors)
+    (void)e.message();
   return 0;
 }

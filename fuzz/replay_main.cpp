@@ -36,11 +36,13 @@ int main(int argc, char** argv) {
   }
   duels::dice::Rng rng(20261121);
   for (int i = 0; i < iterations; ++i) {
-    std::string s = corpus[static_cast<std::size_t>(rng.uniform(static_cast<int>(corpus.size())) - 1)];
+    std::string s =
+        corpus[static_cast<std::size_t>(rng.uniform(static_cast<int>(corpus.size())) - 1)];
     const int edits = rng.uniform(8);
     for (int e = 0; e < edits; ++e) {
       const int kind = rng.uniform(4);
-      const std::size_t pos = s.empty() ? 0 : static_cast<std::size_t>(rng.uniform(static_cast<int>(s.size())) - 1);
+      const std::size_t pos =
+          s.empty() ? 0 : static_cast<std::size_t>(rng.uniform(static_cast<int>(s.size())) - 1);
       const char byte = static_cast<char>(rng.uniform(256) - 1);
       if (kind == 1 && !s.empty()) {
         s[pos] = byte;
@@ -49,7 +51,8 @@ int main(int argc, char** argv) {
       } else if (kind == 3 && !s.empty()) {
         s.erase(pos, 1);
       } else {
-        const auto& other = corpus[static_cast<std::size_t>(rng.uniform(static_cast<int>(corpus.size())) - 1)];
+        const auto& other =
+            corpus[static_cast<std::size_t>(rng.uniform(static_cast<int>(corpus.size())) - 1)];
         s.insert(pos, other.substr(0, static_cast<std::size_t>(rng.uniform(64))));
       }
     }

@@ -26,15 +26,16 @@ TEST(Distribution, AceCountsZero) {
 }
 
 TEST(Distribution, MatchesBruteForce) {
-  const std::vector<Die> dice = {{4, Colour::White, false, ""},
-                                 {8, Colour::Yellow, true, ""},
-                                 {12, Colour::Red, false, ""}};
+  const std::vector<Die> dice = {
+      {4, Colour::White, false, ""}, {8, Colour::Yellow, true, ""}, {12, Colour::Red, false, ""}};
   const auto d = sum_of(dice);
   std::map<int, std::uint64_t> brute;
   for (int a = 1; a <= 4; ++a)
     for (int b = 1; b <= 8; ++b)
-      for (int c = 1; c <= 12; ++c) ++brute[a + (b == 1 ? 0 : b) + c];
-  for (const auto& [v, n] : brute) EXPECT_EQ(d.count(v), n) << v;
+      for (int c = 1; c <= 12; ++c)
+        ++brute[a + (b == 1 ? 0 : b) + c];
+  for (const auto& [v, n] : brute)
+    EXPECT_EQ(d.count(v), n) << v;
   EXPECT_EQ(d.total, 4U * 8U * 12U);
 }
 

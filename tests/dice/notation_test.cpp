@@ -70,19 +70,19 @@ TEST_P(BadNotation, PointsAtTheBadToken) {
   EXPECT_NE(error.find('^'), std::string::npos) << error;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, BadNotation,
-    ::testing::Values(BadCase{"purple:d6", false, 0, "a colour"},
-                      BadCase{"yellow:d8 blue:d7", false, 15, "d4, d6, d8, d10 or d12"},
-                      BadCase{"yellow:d6:acer", false, 10, "'ace' or nothing"},
-                      BadCase{"yellow", false, 0, "a die like"},
-                      BadCase{"yellow:d8=9", true, 10, "from 1 to 8"},
-                      BadCase{"yellow:d8=ace", true, 10, "needs an ace die"},
-                      BadCase{"yellow:d6:ace=1", true, 14, "'ace'"},
-                      BadCase{"2xwhite:d6=3", true, 11, "2 results"},
-                      BadCase{"yellow:d8", true, 0, "rolled result"},
-                      BadCase{"yellow:d8=4", false, 9, "without results"},
-                      BadCase{"0xwhite:d6", false, 0, "count from 1 to 99"}));
+INSTANTIATE_TEST_SUITE_P(Cases, BadNotation,
+                         ::testing::Values(BadCase{"purple:d6", false, 0, "a colour"},
+                                           BadCase{"yellow:d8 blue:d7", false, 15,
+                                                   "d4, d6, d8, d10 or d12"},
+                                           BadCase{"yellow:d6:acer", false, 10, "'ace' or nothing"},
+                                           BadCase{"yellow", false, 0, "a die like"},
+                                           BadCase{"yellow:d8=9", true, 10, "from 1 to 8"},
+                                           BadCase{"yellow:d8=ace", true, 10, "needs an ace die"},
+                                           BadCase{"yellow:d6:ace=1", true, 14, "'ace'"},
+                                           BadCase{"2xwhite:d6=3", true, 11, "2 results"},
+                                           BadCase{"yellow:d8", true, 0, "rolled result"},
+                                           BadCase{"yellow:d8=4", false, 9, "without results"},
+                                           BadCase{"0xwhite:d6", false, 0, "count from 1 to 99"}));
 
 TEST(Notation, EmptyIsAnError) {
   EXPECT_FALSE(parse_pool("   "));
@@ -107,7 +107,8 @@ TEST(Notation, NeverCrashesOnRandomText) {
   for (int i = 0; i < 20000; ++i) {
     std::string s;
     const int len = rng.uniform(30) - 1;
-    for (int k = 0; k < len; ++k) s += alphabet[static_cast<std::size_t>(rng.uniform(static_cast<int>(alphabet.size())) - 1)];
+    for (int k = 0; k < len; ++k)
+      s += alphabet[static_cast<std::size_t>(rng.uniform(static_cast<int>(alphabet.size())) - 1)];
     auto a = parse_pool(s);
     auto b = parse_rolls(s);
     if (!a) {

@@ -5,7 +5,9 @@
 namespace duels {
 namespace {
 
-AssetLibrary bundled() { return load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets"); }
+AssetLibrary bundled() {
+  return load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+}
 
 TEST(Assets, BundledSamplesLoad) {
   const auto lib = bundled();
@@ -13,7 +15,8 @@ TEST(Assets, BundledSamplesLoad) {
   EXPECT_GE(lib.gear.size(), 10U);
   for (const auto& [name, f] : lib.figures) {
     EXPECT_TRUE(f.sample) << name << " must be marked as a sample";
-    for (const auto& d : f.dials) EXPECT_FALSE(d.positions.empty());
+    for (const auto& d : f.dials)
+      EXPECT_FALSE(d.positions.empty());
   }
   const FigureDef* razor = lib.find_figure("razor");
   ASSERT_NE(razor, nullptr);
@@ -63,13 +66,15 @@ constexpr const char* kFigure =
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadAsset,
     ::testing::Values(
-        Bad{"schema_version: 2\nfigures: []\n", 1, "schema_version", "this program reads version 1"},
+        Bad{"schema_version: 2\nfigures: []\n", 1, "schema_version",
+            "this program reads version 1"},
         Bad{"figures: []\n", 1, "schema_version", "missing"},
-        Bad{"schema_version: 1\ngear:\n  - {id: x, points: 13}\n", 3, "gear[0].points", "from 0 to 12"},
-        Bad{"schema_version: 1\ngear:\n  - {id: x, points: 2, dice: [purple:d6]}\n", 3, "gear[0].dice",
-            "a colour"},
-        Bad{"schema_version: 1\ngear:\n  - {id: x, points: 2, dice: [white:d7]}\n", 3, "gear[0].dice",
-            "d4, d6"},
+        Bad{"schema_version: 1\ngear:\n  - {id: x, points: 13}\n", 3, "gear[0].points",
+            "from 0 to 12"},
+        Bad{"schema_version: 1\ngear:\n  - {id: x, points: 2, dice: [purple:d6]}\n", 3,
+            "gear[0].dice", "a colour"},
+        Bad{"schema_version: 1\ngear:\n  - {id: x, points: 2, dice: [white:d7]}\n", 3,
+            "gear[0].dice", "d4, d6"},
         Bad{"schema_version: 1\nteams:\n  - name: A\n    members:\n      - {figure: Nobody}\n", 5,
             "teams[0].members[0].figure", "no figure is called 'Nobody'"},
         Bad{"schema_version: 1\nteams:\n  - name: A\n    members:\n      - {figure: Razor, gear: "
@@ -95,8 +100,10 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Assets, EveryProblemIsReported) {
   AssetLibrary lib;
   LoadReport report;
-  load_asset_text("schema_version: 1\ngear:\n  - {id: a, points: 20}\n  - {id: b, points: 1, shields: [pink]}\n",
-                  "two.yaml", lib, report);
+  load_asset_text(
+      "schema_version: 1\ngear:\n  - {id: a, points: 20}\n  - {id: b, points: 1, shields: "
+      "[pink]}\n",
+      "two.yaml", lib, report);
   EXPECT_EQ(report.errors.size(), 2U);
 }
 

@@ -16,7 +16,8 @@ MatchSetup setup_of(const AssetLibrary& lib, const std::vector<std::string>& tea
     TeamSetup t{name, {}};
     for (const auto& member : lib.teams.at(name).members) {
       FigureSetup fs{*lib.find_figure(member.figure), {}, std::nullopt};
-      for (const auto& g : member.gear) fs.gear.push_back(*lib.find_gear(g));
+      for (const auto& g : member.gear)
+        fs.gear.push_back(*lib.find_gear(g));
       t.figures.push_back(fs);
     }
     m.teams.push_back(t);
@@ -47,13 +48,15 @@ Played play(const MatchSetup& setup, std::uint64_t seed) {
 TEST(AutoPlay, EveryPairingPlaysToAWinner) {
   const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
   std::vector<std::string> names;
-  for (const auto& [n, t] : lib.teams) names.push_back(n);
+  for (const auto& [n, t] : lib.teams)
+    names.push_back(n);
   for (std::size_t a = 0; a < names.size(); ++a) {
     for (std::size_t b = 0; b < names.size(); ++b) {
       if (a == b) continue;
       for (std::uint64_t seed = 1; seed <= 12; ++seed) {
         const Played p = play(setup_of(lib, {names[a], names[b]}), seed);
-        EXPECT_EQ(p.state.phase, Phase::GameOver) << names[a] << " vs " << names[b] << " seed " << seed;
+        EXPECT_EQ(p.state.phase, Phase::GameOver)
+            << names[a] << " vs " << names[b] << " seed " << seed;
         EXPECT_TRUE(p.state.winner.has_value());
       }
     }

@@ -25,8 +25,8 @@ TEST(Combat, Check1_BadKarmaRemovesMatchingNumbers) {
 }
 
 TEST(Combat, Check2_AcesIgnoreBadKarma) {
-  AttackInput in{.weapon = 5, .body = 0,
-                 .attack = rolls("yellow:d6:ace=ace blue:d8:ace=ace green:d6=5")};
+  AttackInput in{
+      .weapon = 5, .body = 0, .attack = rolls("yellow:d6:ace=ace blue:d8:ace=ace green:d6=5")};
   const auto r = resolve_attack(in);
   EXPECT_TRUE(r.bad_karma.empty());
   EXPECT_EQ(r.aces, (std::vector<int>{0, 1}));
@@ -42,8 +42,8 @@ TEST(Combat, Check3_AllBadKarmaIsAutomaticMiss) {
 }
 
 TEST(Combat, Check4_TiesHit) {
-  AttackInput in{.weapon = 7, .body = 9, .attack = rolls("yellow:d6=5"),
-                 .dodge = rolls("white:d6=3")};
+  AttackInput in{
+      .weapon = 7, .body = 9, .attack = rolls("yellow:d6=5"), .dodge = rolls("white:d6=3")};
   const auto r = resolve_attack(in);
   EXPECT_EQ(r.attack_total, 12);
   EXPECT_EQ(r.defence_total, 12);
@@ -51,7 +51,9 @@ TEST(Combat, Check4_TiesHit) {
 }
 
 TEST(Combat, Check5_ShieldBlocksOneDieAndBonusApplies) {
-  AttackInput in{.weapon = 10, .body = 5, .attack = rolls("yellow:d6=5 yellow:d6=3 blue:d6=2"),
+  AttackInput in{.weapon = 10,
+                 .body = 5,
+                 .attack = rolls("yellow:d6=5 yellow:d6=3 blue:d6=2"),
                  .shields = {Colour::Yellow}};
   auto r = resolve_attack(in);
   ASSERT_TRUE(r.hit);
@@ -72,8 +74,8 @@ TEST(Combat, Check6_RedAceMajorMojo) {
 }
 
 TEST(Combat, Check7And8_BlueAndBlackAceEffects) {
-  AttackInput in{.weapon = 10, .body = 5,
-                 .attack = rolls("blue:d8:ace=ace black:d6:ace=ace yellow:d6=4")};
+  AttackInput in{
+      .weapon = 10, .body = 5, .attack = rolls("blue:d8:ace=ace black:d6:ace=ace yellow:d6=4")};
   const auto r = resolve_attack(in);
   ASSERT_TRUE(r.hit);
   EXPECT_TRUE(r.has_effect(AceEffect::Stun));
@@ -90,16 +92,19 @@ TEST(Combat, AcesDoNothingOnAMiss) {
 }
 
 TEST(Combat, ShieldsNeverBlockAces) {
-  AttackInput in{.weapon = 10, .body = 0, .attack = rolls("blue:d6:ace=ace"),
-                 .shields = {Colour::Blue}};
+  AttackInput in{
+      .weapon = 10, .body = 0, .attack = rolls("blue:d6:ace=ace"), .shields = {Colour::Blue}};
   const auto r = resolve_attack(in);
   EXPECT_TRUE(r.blocked.empty());
   EXPECT_EQ(r.clicks, 1);
 }
 
 TEST(Combat, BonusNeedsADamagingDieOfThatColour) {
-  AttackInput in{.weapon = 10, .body = 0, .attack = rolls("yellow:d6=5 blue:d6=2"),
-                 .shields = {Colour::Yellow}, .bonus = {{Colour::Yellow, 2}}};
+  AttackInput in{.weapon = 10,
+                 .body = 0,
+                 .attack = rolls("yellow:d6=5 blue:d6=2"),
+                 .shields = {Colour::Yellow},
+                 .bonus = {{Colour::Yellow, 2}}};
   auto r = resolve_attack(in);
   EXPECT_EQ(r.clicks, 1);  // the only yellow die was blocked: no yellow bonus
   EXPECT_FALSE(r.bonus_colour);
@@ -107,13 +112,15 @@ TEST(Combat, BonusNeedsADamagingDieOfThatColour) {
 
 TEST(Combat, BonusCountsAceColours) {
   // [R] the bonus may come from an ace's colour: the ace still does damage.
-  AttackInput in{.weapon = 10, .body = 0, .attack = rolls("green:d6:ace=ace"),
-                 .bonus = {{Colour::Green, 1}}};
+  AttackInput in{
+      .weapon = 10, .body = 0, .attack = rolls("green:d6:ace=ace"), .bonus = {{Colour::Green, 1}}};
   EXPECT_EQ(resolve_attack(in).clicks, 1 + 1);
 }
 
 TEST(Combat, OnlyOneBonusAndAttackerChooses) {
-  AttackInput in{.weapon = 10, .body = 0, .attack = rolls("yellow:d6=5 blue:d6=2"),
+  AttackInput in{.weapon = 10,
+                 .body = 0,
+                 .attack = rolls("yellow:d6=5 blue:d6=2"),
                  .bonus = {{Colour::Yellow, 1}, {Colour::Blue, 2}}};
   auto r = resolve_attack(in);
   EXPECT_EQ(r.clicks, 2 + 2);
@@ -124,7 +131,9 @@ TEST(Combat, OnlyOneBonusAndAttackerChooses) {
 }
 
 TEST(Combat, DodgeAcesCountZeroAndNoBadKarmaOnDodges) {
-  AttackInput in{.weapon = 6, .body = 3, .attack = rolls("yellow:d6=3"),
+  AttackInput in{.weapon = 6,
+                 .body = 3,
+                 .attack = rolls("yellow:d6=3"),
                  .dodge = rolls("white:d6=3 white:d6=3 yellow:d6:ace=ace")};
   const auto r = resolve_attack(in);
   EXPECT_EQ(r.defence_total, 9);

@@ -11,7 +11,9 @@ namespace {
 
 using dice::Colour;
 
-Dial dial(std::initializer_list<DialPosition> p) { return Dial{std::vector<DialPosition>(p)}; }
+Dial dial(std::initializer_list<DialPosition> p) {
+  return Dial{std::vector<DialPosition>(p)};
+}
 
 FigureDef make_figure(const std::string& name, const char* dice_text) {
   FigureDef f;
@@ -37,11 +39,16 @@ GearDef gear(const std::string& id, int points, const char* dice_text,
 
 MatchSetup two_figures() {
   MatchSetup s;
-  s.teams.push_back({"Red", {{make_figure("Ann", "white:d6 yellow:d8 blue:d6:ace green:d8:ace red:d6 black:d6:ace"),
-                              {gear("vest", 4, "white:d8", {Colour::Yellow})}, Point{10, 10}}}});
-  s.teams.push_back({"Blue", {{make_figure("Bob", "white:d6 yellow:d6 blue:d8 green:d6:ace"),
-                               {gear("deck", 5, "black:d8", {}), gear("jacket", 3, nullptr, {Colour::Blue})},
-                               Point{10, 70}}}});
+  s.teams.push_back(
+      {"Red",
+       {{make_figure("Ann", "white:d6 yellow:d8 blue:d6:ace green:d8:ace red:d6 black:d6:ace"),
+         {gear("vest", 4, "white:d8", {Colour::Yellow})},
+         Point{10, 10}}}});
+  s.teams.push_back(
+      {"Blue",
+       {{make_figure("Bob", "white:d6 yellow:d6 blue:d8 green:d6:ace"),
+         {gear("deck", 5, "black:d8", {}), gear("jacket", 3, nullptr, {Colour::Blue})},
+         Point{10, 70}}}});
   return s;
 }
 
@@ -76,13 +83,16 @@ GameState started(MatchSetup setup = two_figures()) {
   return s;
 }
 
-Measurement at(double gap) { return Measurement{gap, 2.0, true, {}}; }
+Measurement at(double gap) {
+  return Measurement{gap, 2.0, true, {}};
+}
 
 TEST(Setup, DialsAtGreenArrowAndPoolInCup) {
   GameState s = *new_game(two_figures());
   for (const auto& f : s.figures) {
     EXPECT_EQ(f.dial, (std::array<int, 3>{0, 0, 0}));
-    for (const auto& d : f.dice) EXPECT_EQ(d.zone, DieZone::Cup);
+    for (const auto& d : f.dice)
+      EXPECT_EQ(d.zone, DieZone::Cup);
   }
   EXPECT_EQ(s.figures[0].dice.size(), 7U);  // six starting + the vest's white d8
   EXPECT_EQ(s.figures[0].dice.back().die.origin, "vest");
@@ -113,7 +123,8 @@ TEST(Setup, AlphaTiesRerollOnlyAmongTheTied) {
 
 TEST(Setup, TerrainAndFiguresPlaceInTurnFromAlpha) {
   MatchSetup m = two_figures();
-  for (auto& t : m.teams) t.figures[0].position.reset();
+  for (auto& t : m.teams)
+    t.figures[0].position.reset();
   GameState s = *new_game(m);
   ok(s, RollForAlpha{{{0, {1, 1}}, {1, {6, 6}}}});
   EXPECT_EQ(s.placing, 1);
@@ -208,13 +219,14 @@ TEST(Attack, FullSequenceHitShieldsBonusAndDamage) {
   GameState s = started();
   ok(s, DeclareAttack{0, 1, at(3), {1, 2}});  // yellow d8, blue d6:ace
   EXPECT_EQ(s.figures[0].attacks, 1);
-  ok(s, ChooseDodge{{0}});                    // Bob: white d6
+  ok(s, ChooseDodge{{0}});  // Bob: white d6
   // yellow 6, blue 3 → Weapon 7 + 9 = 16 vs Body 9 + 2 = 11: hit. Bob's jacket blocks the blue.
   ok(s, RollAttack{{6, 3}, {2}, std::nullopt});
   ASSERT_TRUE(s.attack);
   EXPECT_EQ(s.attack->stage, AttackStage::Damage);
   EXPECT_EQ(s.attack->result.clicks, 2);  // yellow die + yellow bonus
-  for (DieId id : {1, 2}) EXPECT_EQ(s.figures[0].dice[static_cast<std::size_t>(id)].zone, DieZone::Cup);
+  for (DieId id : {1, 2})
+    EXPECT_EQ(s.figures[0].dice[static_cast<std::size_t>(id)].zone, DieZone::Cup);
   EXPECT_EQ(s.figures[1].dice[0].zone, DieZone::Cup);
   rejected(s, EndTurn{0});  // the attack must finish first
   ok(s, AssignDamage{DialKind::Weapon});
@@ -233,7 +245,8 @@ TEST(Attack, Check3_AllBadKarmaMissesAndDiceGoToCup) {
   EXPECT_EQ(s.figures[0].dice[1].zone, DieZone::Cup);
   EXPECT_EQ(s.figures[0].dice[2].zone, DieZone::Cup);
   bool miss = false;
-  for (const auto& e : ev) miss = miss || e.kind == "miss";
+  for (const auto& e : ev)
+    miss = miss || e.kind == "miss";
   EXPECT_TRUE(miss);
 }
 
@@ -242,7 +255,8 @@ TEST(Attack, Check7_BlueAceStunsTheTargetsBase) {
   ok(s, DeclareAttack{0, 1, at(3), {2, 1}});
   ok(s, ChooseDodge{{}});
   ok(s, RollAttack{{1, 8}, {}, std::nullopt});  // blue ace, yellow 8
-  for (const auto& d : s.figures[1].dice) EXPECT_NE(d.zone, DieZone::Base);
+  for (const auto& d : s.figures[1].dice)
+    EXPECT_NE(d.zone, DieZone::Base);
 }
 
 TEST(Attack, Check8_BlackAceTakesGearAndItsDiceForGood) {
@@ -300,7 +314,8 @@ TEST(Round, EndOfRoundReturnsDiceAndAlphaPasses) {
   EXPECT_EQ(s.alpha, 1);
   EXPECT_EQ(s.phase, Phase::ChooseDice);
   for (const auto& f : s.figures) {
-    for (const auto& d : f.dice) EXPECT_NE(d.zone, DieZone::Base);
+    for (const auto& d : f.dice)
+      EXPECT_NE(d.zone, DieZone::Base);
   }
 }
 
@@ -319,7 +334,7 @@ TEST(Victory, LastTeamStandingWins) {
   ok(s, DeclareAttack{0, 1, at(3), {1}});
   ok(s, ChooseDodge{{}});
   ok(s, RollAttack{{8}, {}, std::nullopt});  // 15 vs 9 → hit, 1 + 1 bonus
-  ok(s, AssignDamage{DialKind::Body});        // Body 0 → 2: a hole → three holes
+  ok(s, AssignDamage{DialKind::Body});       // Body 0 → 2: a hole → three holes
   EXPECT_TRUE(s.figures[1].eliminated);
   EXPECT_EQ(s.phase, Phase::GameOver);
   EXPECT_EQ(s.winner, 0);

@@ -76,28 +76,38 @@ TEST(Odds, MatchesFullEnumerationOnRandomQueries) {
 }
 
 TEST(Odds, LargePoolsUseTheSparsePathAndStillAgree) {
-  OddsQuery q{.weapon = 4, .body = 9, .attack = pool("3xyellow:d4 blue:d4:ace green:d6 black:d4 red:d4:ace"),
-              .dodge = pool("white:d4"), .shields = {Colour::Yellow}, .bonus = {{Colour::Green, 1}}};
+  OddsQuery q{.weapon = 4,
+              .body = 9,
+              .attack = pool("3xyellow:d4 blue:d4:ace green:d6 black:d4 red:d4:ace"),
+              .dodge = pool("white:d4"),
+              .shields = {Colour::Yellow},
+              .bonus = {{Colour::Green, 1}}};
   ASSERT_GT(q.attack.size(), 6U);
   expect_same(attack_odds(q), attack_odds_enumerated(q));
 }
 
 TEST(Odds, ClickDistributionSumsToOne) {
-  OddsQuery q{.weapon = 6, .body = 8, .attack = pool("yellow:d8:ace blue:d10 green:d12 red:d6:ace"),
-              .dodge = pool("white:d6 yellow:d8"), .shields = {Colour::Blue}};
+  OddsQuery q{.weapon = 6,
+              .body = 8,
+              .attack = pool("yellow:d8:ace blue:d10 green:d12 red:d6:ace"),
+              .dodge = pool("white:d6 yellow:d8"),
+              .shields = {Colour::Blue}};
   const auto r = attack_odds(q);
   std::uint64_t sum = 0;
-  for (auto c : r.clicks) sum += c;
+  for (auto c : r.clicks)
+    sum += c;
   EXPECT_EQ(sum, r.total);
 }
 
 // Property: the exact answer agrees with 10^6 seeded simulated attacks within 4σ.
 TEST(Odds, AgreesWithSimulationWithinFourSigma) {
-  OddsQuery q{.weapon = 5, .body = 9,
-              .attack = pool("yellow:d6:ace yellow:d8 blue:d10:ace green:d12 black:d6:ace red:d4:ace"),
-              .dodge = pool("white:d6 white:d8 yellow:d6:ace"),
-              .shields = {Colour::Yellow, Colour::Blue},
-              .bonus = {{Colour::Yellow, 1}, {Colour::Green, 2}}};
+  OddsQuery q{
+      .weapon = 5,
+      .body = 9,
+      .attack = pool("yellow:d6:ace yellow:d8 blue:d10:ace green:d12 black:d6:ace red:d4:ace"),
+      .dodge = pool("white:d6 white:d8 yellow:d6:ace"),
+      .shields = {Colour::Yellow, Colour::Blue},
+      .bonus = {{Colour::Yellow, 1}, {Colour::Green, 2}}};
   const auto exact = attack_odds(q);
   dice::Roller roller(777);
   AttackInput in{.weapon = q.weapon, .body = q.body, .shields = q.shields, .bonus = q.bonus};
@@ -112,15 +122,18 @@ TEST(Odds, AgreesWithSimulationWithinFourSigma) {
     hits += r.hit ? 1 : 0;
     ++clicks[static_cast<std::size_t>(r.clicks)];
     std::array<bool, 4> seen{};
-    for (AceEffect e : r.ace_effects) seen[static_cast<std::size_t>(e)] = true;
-    for (int e = 0; e < 4; ++e) effects[static_cast<std::size_t>(e)] += seen[static_cast<std::size_t>(e)];
+    for (AceEffect e : r.ace_effects)
+      seen[static_cast<std::size_t>(e)] = true;
+    for (int e = 0; e < 4; ++e)
+      effects[static_cast<std::size_t>(e)] += seen[static_cast<std::size_t>(e)];
   }
   auto within = [&](double p, int observed, const char* what) {
     const double sigma = std::sqrt(n * p * (1 - p));
     EXPECT_LE(std::abs(observed - n * p), 4 * sigma + 1e-9) << what << " p=" << p;
   };
   within(exact.p_hit(), hits, "hit");
-  for (std::size_t k = 0; k < exact.clicks.size(); ++k) within(exact.p_clicks(k), clicks[k], "clicks");
+  for (std::size_t k = 0; k < exact.clicks.size(); ++k)
+    within(exact.p_clicks(k), clicks[k], "clicks");
   for (int e = 0; e < 4; ++e) {
     within(exact.p_effect(static_cast<AceEffect>(e)), effects[static_cast<std::size_t>(e)],
            "effect");
@@ -138,7 +151,8 @@ TEST(Odds, AdvisorRanksByExpectedClicks) {
               advice[i].attack.odds.expected_clicks() - 1e-12);
   }
   // The defender's answer is the dodge that minimises expected clicks: dodging never hurts.
-  for (const auto& a : advice) EXPECT_EQ(a.best_dodge.dice.size(), 1U);
+  for (const auto& a : advice)
+    EXPECT_EQ(a.best_dodge.dice.size(), 1U);
 }
 
 }  // namespace
