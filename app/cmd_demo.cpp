@@ -7,6 +7,7 @@
 #include <memory>
 #include <thread>
 
+#include "app/cli_util.hpp"
 #include "app/command.hpp"
 #include "dice/roller.hpp"
 #include "duels/assets.hpp"
@@ -15,29 +16,6 @@
 
 namespace duels::app {
 namespace {
-
-MatchSetup demo_setup(const AssetLibrary& lib, const std::vector<std::string>& team_names) {
-  MatchSetup setup;
-  for (const auto& name : team_names) {
-    auto it = lib.teams.find(name);
-    if (it == lib.teams.end()) {
-      std::string known;
-      for (const auto& [n, t] : lib.teams)
-        known += (known.empty() ? "" : ", ") + n;
-      throw DataException({"<command line>", 0, "--teams",
-                           fmt::format("a known team ({}), not '{}'", known, name)});
-    }
-    TeamSetup team{name, {}};
-    for (const auto& m : it->second.members) {
-      FigureSetup fs{*lib.find_figure(m.figure), {}, std::nullopt};
-      for (const auto& g : m.gear)
-        fs.gear.push_back(*lib.find_gear(g));
-      team.figures.push_back(fs);
-    }
-    setup.teams.push_back(team);
-  }
-  return setup;
-}
 
 void print_status(const GameState& s) {
   for (const auto& f : s.figures) {
@@ -69,7 +47,7 @@ void add_demo(CLI::App& root) {
   cmd->callback([o] {
     const AssetLibrary lib = load_asset_library(assets_dir());
     const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
-    auto game = new_game(demo_setup(lib, o->teams));
+    auto game = new_game(setup_from_teams(lib, o->teams));
     if (!game) throw IllegalAction(game.error().reason);
     GameState s = *game;
     std::cout << fmt::format(

@@ -199,6 +199,12 @@ Measurement open_table_measurement(const GameState& s, FigureId attacker, Figure
 }
 
 std::optional<Command> AutoPlayer::next(const GameState& s) {
+  roller_ = dice::Roller(seed_ ^ (0x9E3779B97F4A7C15ULL * (step_ + 1)));
+  ++step_;
+  return decide(s);
+}
+
+std::optional<Command> AutoPlayer::decide(const GameState& s) {
   switch (s.phase) {
     case Phase::GameOver:
       return std::nullopt;

@@ -16,14 +16,22 @@ namespace duels {
 /// The opponent. One instance plays every side.
 class AutoPlayer {
  public:
-  explicit AutoPlayer(std::uint64_t seed) : roller_(seed) {}
+  explicit AutoPlayer(std::uint64_t seed) : seed_(seed), roller_(seed) {}
 
-  /// The next command for the current state; nullopt when the match is over.
+  /// The next command for the current state; nullopt when the match is over. Each call rolls
+  /// from a generator seeded by (seed, step), so a match resumed at step n with set_step(n)
+  /// continues exactly as an uninterrupted one.
   std::optional<Command> next(const GameState& state);
 
-  dice::Roller& roller() { return roller_; }
+  /// Sets the step counter (the number of commands already played).
+  void set_step(std::uint64_t step) { step_ = step; }
+  [[nodiscard]] std::uint64_t step() const { return step_; }
 
  private:
+  std::optional<Command> decide(const GameState& state);
+
+  std::uint64_t seed_;
+  std::uint64_t step_ = 0;
   dice::Roller roller_;
 };
 

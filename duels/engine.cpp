@@ -269,7 +269,7 @@ std::optional<TeamId> next_active_team(const GameState& s) {
 }
 
 void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
-  ev.push_back({"team_turn_end", fmt::format("{}'s turn is over.", team_name(s, t)), std::nullopt});
+  ev.push_back({"team_turn_end", fmt::format("Every figure of {} has acted.", team_name(s, t)), std::nullopt});
   for (auto it = s.countdowns.begin(); it != s.countdowns.end();) {
     if (it->team != t) {
       ++it;

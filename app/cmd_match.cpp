@@ -1,0 +1,342 @@
+// `duels match new|play|resume|show|undo|list|autoplay` — matches kept in their journals.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/cli_util.hpp"
+#include "app/command.hpp"
+#include "dice/notation.hpp"
+#include "dice/roller.hpp"
+#include "duels/autoplay.hpp"
+#include "duels/serialize.hpp"
+#include "match/duels_match.hpp"
+#include "match/script.hpp"
+
+namespace duels::app {
+namespace {
+
+namespace fs = std::filesystem;
+using match::DuelsMatch;
+
+std::string default_journal_path(std::uint64_t seed) {
+  const fs::path dir = fs::path(match::data_dir()) / "matches";
+  fs::create_directories(dir);
+  std::string stamp = match::utc_now();
+  std::erase(stamp, ':');
+  std::erase(stamp, '-');
+  return (dir / fmt::format("{}-{}.jsonl", stamp, seed % 100000)).string();
+}
+
+void print_state(const GameState& s, std::ostream& out) {
+  out << fmt::format("Round {} · {}\n", s.round, phase_name(s.phase));
+  for (std::size_t t = 0; t < s.teams.size(); ++t) {
+    out << fmt::format("  {} ({} points{}){}\n", s.teams[t].name, s.team_points(static_cast<TeamId>(t)),
+                       s.teams[t].lost ? ", lost" : "", static_cast<TeamId>(t) == s.alpha ? " — alpha" : "");
+    for (FigureId f : s.team_figures(static_cast<TeamId>(t), false)) {
+      const auto& fs = s.figures[static_cast<std::size_t>(f)];
+      if (fs.eliminated) {
+        out << fmt::format("    {:<10} eliminated\n", fs.def.name);
+        continue;
+      }
+      std::vector<dice::Die> base;
+      for (DieId id : fs.dice_in(DieZone::Base)) base.push_back(fs.dice[static_cast<std::size_t>(id)].die);
+      out << fmt::format("    {:<10} Head {} / Weapon {} / Body {}  holes {}  base: {}\n", fs.def.name,
+                         fs.value(DialKind::Head), fs.value(DialKind::Weapon), fs.value(DialKind::Body),
+                         fs.bullet_holes(), base.empty() ? std::string("-") : dice::to_notation(base));
+    }
+  }
+  out << "> " << prompt(s) << "\n";
+}
+
+// Runs console lines against a match; returns false (after printing why) on the first error when
+// `stop_on_error`.
+struct Console {
+  DuelsMatch& match;
+  dice::Rng rng;
+  std::ostream& out;
+
+  bool run_line(const std::string& line, const std::string& where, bool stop_on_error) {
+    auto parsed = match::parse_script_line(match.state(), line, rng);
+    if (!parsed) {
+      out << fmt::format("{}: {}\n", where, parsed.error());
+      return !stop_on_error;
+    }
+    if (const auto* action = std::get_if<match::ConsoleAction>(&*parsed)) {
+      switch (action->kind) {
+        case match::ConsoleAction::Undo:
+          if (auto r = match.undo()) out << where << ": " << r->reason << "\n";
+          else out << "undone.\n";
+          return true;
+        case match::ConsoleAction::Redo:
+          if (auto r = match.redo()) out << where << ": " << r->reason << "\n";
+          else out << "redone.\n";
+          return true;
+        case match::ConsoleAction::Show:
+          print_state(match.state(), out);
+          return true;
+        case match::ConsoleAction::Help:
+          out << match::script_help();
+          return true;
+        case match::ConsoleAction::Auto: {
+          AutoPlayer ai(match.seed());
+          ai.set_step(match.history().last_seq);
+          int played = 0;
+          while (action->count == 0 || played < action->count) {
+            auto cmd = ai.next(match.state());
+            if (!cmd) break;
+            auto r = match.play(*cmd);
+            if (!r) throw std::runtime_error("the built-in opponent made an illegal move: " + r.error().reason);
+            for (const auto& e : *r) out << "  " << e.text << "\n";
+            ++played;
+          }
+          return true;
+        }
+        case match::ConsoleAction::Nothing:
+          return true;
+      }
+    }
+    const Command& cmd = std::get<Command>(*parsed);
+    auto r = match.play(cmd);
+    if (!r) {
+      out << fmt::format("{}: not allowed: {}\n", where, r.error().reason);
+      return !stop_on_error;
+    }
+    for (const auto& e : *r) out << (e.kind == "step" ? "      " : "  ") << e.text << "\n";
+    return true;
+  }
+};
+
+void add_match(CLI::App& root) {
+  auto* m = root.add_subcommand("match", "Matches kept in an append-only journal: never lost");
+  m->require_subcommand(1);
+
+  // new
+  {
+    struct Opts {
+      std::vector<std::string> teams, figures;
+      std::optional<std::uint64_t> seed;
+      std::string journal;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* c = m->add_subcommand("new", "Start a match journal");
+    c->add_option("--teams", o->teams, "sample teams from assets/teams, comma-separated")->delimiter(',');
+    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")->delimiter(',');
+    c->add_option("--seed", o->seed, "seed for virtual rolls");
+    c->add_option("--journal", o->journal, "journal file (default: in the data folder)");
+    c->callback([o] {
+      const AssetLibrary lib = load_asset_library(assets_dir());
+      if (o->teams.empty() == o->figures.empty()) throw UsageError("give either --teams or --figures");
+      const MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")
+                                                : setup_from_teams(lib, o->teams);
+      const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
+      const std::string path = o->journal.empty() ? default_journal_path(seed) : o->journal;
+      if (fs::exists(path)) throw UsageError(fmt::format("{} exists; a journal is never overwritten", path));
+      DuelsMatch match = DuelsMatch::create(path, setup, seed);
+      std::cout << fmt::format("New match journal: {}\n(seed {})\n", path, seed);
+      print_state(match.state(), std::cout);
+    });
+  }
+  // play --script
+  {
+    struct Opts {
+      std::string journal, script;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* c = m->add_subcommand("play", "Play commands from a script file into a match journal");
+    c->add_option("journal", o->journal, "match journal")->required();
+    c->add_option("--script", o->script, "command file (see `duels match resume` then `help`)")->required();
+    c->callback([o] {
+      DuelsMatch match = DuelsMatch::resume(o->journal);
+      std::ifstream in(o->script);
+      if (!in) throw DataException({o->script, 0, "", "a readable script file"});
+      Console console{match, dice::Rng(match.seed() ^ match.history().last_seq), std::cout};
+      std::string line;
+      int n = 0;
+      while (std::getline(in, line)) {
+        ++n;
+        if (!console.run_line(line, fmt::format("{}:{}", o->script, n), true)) {
+          throw DataException({o->script, n, "", "a command the rules accept here (see above)"});
+        }
+      }
+      std::cout << "> " << prompt(match.state()) << "\n";
+    });
+  }
+  // resume (console)
+  {
+    auto path = std::make_shared<std::string>();
+    auto* c = m->add_subcommand("resume", "Reopen a match and play it at the console (stdin)");
+    c->add_option("journal", *path, "match journal")->required();
+    c->callback([path] {
+      DuelsMatch match = DuelsMatch::resume(*path);
+      for (const auto& w : match.history().warnings) std::cout << "note: " << w << "\n";
+      if (match.history().error) std::cout << "note: " << match.history().error->message() << "\n";
+      if (match.repaired()) std::cout << "note: the damaged tail was cut off (the original is kept as " << *path << ".damaged)\n";
+      std::cout << fmt::format("Resumed after event {}. Type `help` for commands.\n", match.history().last_seq);
+      print_state(match.state(), std::cout);
+      Console console{match, dice::Rng(match.seed() ^ (match.history().last_seq * 7919)), std::cout};
+      std::string line;
+      int n = 0;
+      while (std::getline(std::cin, line)) {
+        console.run_line(line, fmt::format("line {}", ++n), false);
+        std::cout << "> " << prompt(match.state()) << "\n";
+      }
+    });
+  }
+  // show
+  {
+    struct Opts {
+      std::string journal;
+      std::optional<std::uint64_t> at;
+      bool json = false;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* c = m->add_subcommand("show", "Replay a journal and print the state (and its hash)");
+    c->add_option("journal", o->journal, "match journal")->required();
+    c->add_option("--at", o->at, "stop after this event number");
+    c->add_flag("--json", o->json, "print JSON");
+    c->callback([o] {
+      const auto contents = match::read_journal(o->journal);
+      match::Replay r = match::replay(contents, o->at);
+      if (r.error) r.error->file = o->journal;
+      const std::string hash = fmt::format("{:016x}", state_hash(r.state));
+      if (o->json) {
+        nlohmann::json log = nlohmann::json::array();
+        for (const auto& step : r.steps) {
+          for (const auto& e : step.events) {
+            auto j = to_json(e);
+            j["seq"] = step.seq;
+            log.push_back(j);
+          }
+        }
+        nlohmann::json out{{"event", r.last_seq}, {"hash", hash}, {"state", to_json(r.state)},
+                           {"log", log}, {"warnings", r.warnings}, {"seed", r.seed}};
+        if (r.error) out["error"] = r.error->message();
+        std::cout << out.dump() << "\n";
+        return;
+      }
+      for (const auto& w : r.warnings) std::cout << "note: " << w << "\n";
+      if (r.error) std::cout << "stopped: " << r.error->message() << "\n";
+      for (const auto& step : r.steps) {
+        for (const auto& e : step.events) {
+          std::cout << fmt::format("{:>5} {}{}\n", step.seq, e.kind == "step" ? "    " : "", e.text);
+        }
+      }
+      std::cout << fmt::format("\nAfter event {} (state hash {}):\n", r.last_seq, hash);
+      print_state(r.state, std::cout);
+    });
+  }
+  // undo
+  {
+    auto path = std::make_shared<std::string>();
+    auto* c = m->add_subcommand("undo", "Undo the last command (journaled: nothing is erased)");
+    c->add_option("journal", *path, "match journal")->required();
+    c->callback([path] {
+      DuelsMatch match = DuelsMatch::resume(*path);
+      if (auto r = match.undo()) throw IllegalAction(r->reason);
+      std::cout << "Undone.\n";
+      print_state(match.state(), std::cout);
+    });
+  }
+  // list
+  {
+    auto json = std::make_shared<bool>(false);
+    auto* c = m->add_subcommand("list", "List the match journals in the data folder");
+    c->add_flag("--json", *json, "print JSON");
+    c->callback([json] {
+      const fs::path dir = fs::path(match::data_dir()) / "matches";
+      std::vector<fs::path> files;
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (e.path().extension() == ".jsonl") files.push_back(e.path());
+      }
+      std::sort(files.begin(), files.end());
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& f : files) {
+        nlohmann::json row{{"journal", f.string()}};
+        try {
+          const auto r = match::replay(match::read_journal(f.string()));
+          std::string teams;
+          for (const auto& t : r.setup.teams) teams += (teams.empty() ? "" : " vs ") + t.name;
+          row["teams"] = teams;
+          row["events"] = r.last_seq;
+          row["round"] = r.state.round;
+          row["status"] = r.state.winner ? r.state.teams[static_cast<std::size_t>(*r.state.winner)].name + " won"
+                                         : std::string(phase_name(r.state.phase));
+        } catch (const std::exception& e) {
+          row["error"] = e.what();
+        }
+        out.push_back(row);
+      }
+      if (*json) {
+        std::cout << out.dump() << "\n";
+        return;
+      }
+      if (out.empty()) std::cout << fmt::format("No matches in {}\n", dir.string());
+      for (const auto& row : out) {
+        if (row.contains("error")) {
+          std::cout << fmt::format("{}  (unreadable: {})\n", row["journal"].get<std::string>(), row["error"].get<std::string>());
+        } else {
+          std::cout << fmt::format("{}  {}  round {}  {} events  {}\n", row["journal"].get<std::string>(),
+                                   row["teams"].get<std::string>(), row["round"].get<int>(),
+                                   row["events"].get<std::uint64_t>(), row["status"].get<std::string>());
+        }
+      }
+    });
+  }
+  // autoplay
+  {
+    struct Opts {
+      std::vector<std::string> figures, teams;
+      std::uint64_t seed = 1;
+      std::string journal;
+      int max_commands = 1000000;
+      bool quiet = false;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* c = m->add_subcommand("autoplay", "Both sides played by the built-in opponent, into a journal (resumes if it exists)");
+    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")->delimiter(',');
+    c->add_option("--teams", o->teams, "sample teams, comma-separated")->delimiter(',');
+    c->add_option("--seed", o->seed, "seed: the same seed plays the same match")->required();
+    c->add_option("--journal", o->journal, "journal file")->required();
+    c->add_option("--max-commands", o->max_commands, "stop after this many commands");
+    c->add_flag("--quiet", o->quiet, "print only the result");
+    c->callback([o] {
+      std::optional<DuelsMatch> match;
+      if (fs::exists(o->journal)) {
+        match.emplace(DuelsMatch::resume(o->journal));
+        if (match->seed() != o->seed) throw UsageError(fmt::format("{} was started with seed {}", o->journal, match->seed()));
+      } else {
+        const AssetLibrary lib = load_asset_library(assets_dir());
+        if (o->teams.empty() == o->figures.empty()) throw UsageError("give either --teams or --figures");
+        const MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")
+                                                  : setup_from_teams(lib, o->teams);
+        match.emplace(DuelsMatch::create(o->journal, setup, o->seed));
+      }
+      AutoPlayer ai(o->seed);
+      ai.set_step(match->history().steps.size());
+      int played = 0;
+      while (played < o->max_commands) {
+        auto cmd = ai.next(match->state());
+        if (!cmd) break;
+        auto r = match->play(*cmd);
+        if (!r) throw std::runtime_error("the built-in opponent made an illegal move: " + r.error().reason);
+        if (!o->quiet) {
+          for (const auto& e : *r) std::cout << (e.kind == "step" ? "      " : "  ") << e.text << "\n";
+        }
+        ++played;
+      }
+      const auto& s = match->state();
+      std::cout << fmt::format("{} after {} events (state hash {:016x})\n", prompt(s), match->history().last_seq,
+                               state_hash(s));
+    });
+  }
+}
+
+DUELS_COMMAND(40, add_match);
+
+}  // namespace
+}  // namespace duels::app

@@ -1,0 +1,97 @@
+#pragma once
+/// @file The append-only JSON Lines journal: the truth of every match and card-game session.
+///
+/// Line 1 is the header (schema_version, program, creation time, kind, and the kind's body —
+/// for a Duels match, its set-up). Every further line is one entry: a sequence number, a type
+/// ("command", "undo", "redo", …), its data, and a checksum of the line. Each line is written,
+/// flushed and synced to disk before the caller acts on it. A journal is never rewritten in
+/// place: repairs write a new file and rename it over the old one atomically.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+
+namespace duels::match {
+
+/// The journal format version this program writes and reads.
+inline constexpr int kJournalSchemaVersion = 1;
+
+/// The first line of a journal.
+struct JournalHeader {
+  int schema_version = kJournalSchemaVersion;
+  std::string program;  ///< "duels 0.1.0"
+  std::string created;  ///< UTC, ISO 8601
+  std::string kind;     ///< "duels", "encounters", …
+  nlohmann::json body;  ///< what the kind needs to start (a Duels set-up, …)
+};
+
+/// One entry after the header.
+struct JournalEntry {
+  std::uint64_t seq = 0;
+  std::string type;
+  nlohmann::json data;
+  int line = 0;  ///< 1-based line in the file
+};
+
+/// What reading a journal found. `error` is set when a damaged line stopped the read: every
+/// entry before it is in `entries` and can be recovered.
+struct JournalContents {
+  JournalHeader header;
+  std::vector<JournalEntry> entries;
+  std::vector<std::string> warnings;  ///< e.g. a torn last line that was dropped
+  std::optional<DataError> error;
+  bool torn_tail = false;            ///< the last line was incomplete and was dropped
+  std::uint64_t valid_bytes = 0;     ///< length of the intact prefix of the file
+};
+
+/// Reads a journal. Throws DataException when there is nothing to recover (missing file,
+/// damaged or incomplete header, unknown or newer schema version).
+JournalContents read_journal(const std::string& path);
+
+/// Parses journal text (what read_journal does after reading the file); `name` labels errors.
+JournalContents parse_journal(const std::string& text, const std::string& name);
+
+/// Appends entries to a journal, each synced to disk before append() returns.
+class JournalWriter {
+ public:
+  /// Creates a new journal with its header (fails if the file exists).
+  static JournalWriter create(const std::string& path, const JournalHeader& header);
+  /// Opens an existing journal for appending after `contents` (as read). A torn tail or a
+  /// damaged line is first cut off by writing the intact prefix to a new file and renaming it
+  /// over the old one; `repaired` says whether that happened.
+  static JournalWriter append_to(const std::string& path, const JournalContents& contents,
+                                 bool* repaired = nullptr);
+
+  JournalWriter(JournalWriter&& other) noexcept;
+  JournalWriter& operator=(JournalWriter&& other) noexcept;
+  JournalWriter(const JournalWriter&) = delete;
+  JournalWriter& operator=(const JournalWriter&) = delete;
+  ~JournalWriter();
+
+  /// Writes one entry (seq is assigned) and syncs it. Throws std::runtime_error on I/O failure.
+  JournalEntry append(const std::string& type, const nlohmann::json& data);
+  [[nodiscard]] std::uint64_t next_seq() const { return next_seq_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  JournalWriter(std::string path, int fd, std::uint64_t next_seq)
+      : path_(std::move(path)), fd_(fd), next_seq_(next_seq) {}
+  void write_line(const std::string& line);
+
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t next_seq_ = 1;
+};
+
+/// The line text for an object: canonical JSON with a "crc" field over the rest.
+std::string seal_line(nlohmann::json object);
+
+/// UTC now as "2026-11-21T19:39:43Z".
+std::string utc_now();
+
+}  // namespace duels::match

@@ -1,0 +1,120 @@
+// The match command language: each verb parsed into the engine's command, errors in words.
+#include "match/script.hpp"
+
+#include <gtest/gtest.h>
+
+#include "duels/assets.hpp"
+#include "duels/engine.hpp"
+
+namespace duels::match {
+namespace {
+
+GameState fresh() {
+  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  MatchSetup m;
+  m.teams.push_back({"Red", {{*lib.find_figure("Razor"), {}, std::nullopt}}});
+  m.teams.push_back({"Blue", {{*lib.find_figure("Hex"), {*lib.find_gear("spirit-ward")}, std::nullopt}}});
+  return *new_game(m);
+}
+
+// Parses and applies, expecting both to succeed.
+void run(GameState& s, const std::string& line, dice::Rng& rng) {
+  auto parsed = parse_script_line(s, line, rng);
+  ASSERT_TRUE(parsed) << line << ": " << parsed.error();
+  const Command* c = std::get_if<Command>(&*parsed);
+  ASSERT_NE(c, nullptr) << line;
+  auto r = duels::apply(s, *c);
+  ASSERT_TRUE(r) << line << ": " << r.error().reason;
+}
+
+std::string error_of(const GameState& s, const std::string& line) {
+  dice::Rng rng(1);
+  auto parsed = parse_script_line(s, line, rng);
+  EXPECT_FALSE(parsed) << line;
+  return parsed ? "" : parsed.error();
+}
+
+TEST(Script, PlaysAnOpeningAndAnAttack) {
+  GameState s = fresh();
+  dice::Rng rng(5);
+  for (const char* line : {"alpha 6+5 1+1", "pass", "pass", "place razor 30 57", "place Hex 30 3",
+                           "choose Razor yellow:d8:ace blue:d8 #4 2xwhite:d6  # comment",
+                           "choose Hex none"}) {
+    run(s, line, rng);
+  }
+  EXPECT_EQ(s.phase, Phase::Turns);
+  EXPECT_EQ(s.figures[0].dice_in(DieZone::Base).size(), 5U);
+  run(s, "move Razor 9 to 30 48 roll white:d6=2", rng);
+  EXPECT_EQ(s.figures[0].position, (Point{30, 48}));
+  run(s, "attack Razor Hex gap 12 chord 1.5 with blue:d10:ace blue:d8", rng);
+  EXPECT_DOUBLE_EQ(s.attack->chord_in, 1.5);
+  run(s, "dodge none", rng);
+  run(s, "roll ace 8", rng);  // Weapon 6 + 8 = 14 vs Body 8: a hit
+  ASSERT_TRUE(s.attack);
+  EXPECT_EQ(s.attack->result.clicks, 2);  // the ace and the d8
+  run(s, "damage weapon", rng);
+  EXPECT_EQ(s.figures[1].dial[1], 2);
+  run(s, "end", rng);
+  EXPECT_EQ(s.active_team, 1);
+}
+
+TEST(Script, VirtualRollIsSeeded) {
+  GameState a = fresh();
+  dice::Rng r1(9), r2(9);
+  for (const char* line : {"alpha 6+5 1+1", "pass", "pass", "place razor 30 57", "place Hex 30 3",
+                           "choose Razor blue:d8", "choose Hex white:d6", "attack Razor Hex gap 5 with blue:d8",
+                           "dodge white:d6"}) {
+    run(a, line, r1);
+  }
+  GameState b = a;
+  run(a, "roll", r1);
+  run(b, "roll", r2);
+  EXPECT_EQ(state_hash(a), state_hash(b));
+}
+
+TEST(Script, ErrorsSayWhatWasExpected) {
+  GameState s = fresh();
+  EXPECT_NE(error_of(s, "alpha 6+5").find("2 rolls like 6+5"), std::string::npos);
+  EXPECT_NE(error_of(s, "place Nobody 1 2").find("no figure called 'Nobody' (figures: Razor, Hex)"),
+            std::string::npos);
+  EXPECT_NE(error_of(s, "place Razor x 2").find("X and Y in inches"), std::string::npos);
+  EXPECT_NE(error_of(s, "choose Razor purple:d6").find("a colour"), std::string::npos);
+  EXPECT_NE(error_of(s, "choose Razor red:d12").find("has no red:d12 in its cup"), std::string::npos);
+  EXPECT_NE(error_of(s, "dance").find("not 'dance'"), std::string::npos);
+  EXPECT_NE(error_of(s, "roll").find("no attack"), std::string::npos);
+  EXPECT_NE(error_of(s, "damage toe").find("head, weapon or body"), std::string::npos);
+}
+
+TEST(Script, ConsoleActions) {
+  GameState s = fresh();
+  dice::Rng rng(1);
+  auto a = parse_script_line(s, "auto 12", rng);
+  ASSERT_TRUE(a);
+  const auto& action = std::get<ConsoleAction>(*a);
+  EXPECT_EQ(action.kind, ConsoleAction::Auto);
+  EXPECT_EQ(action.count, 12);
+  EXPECT_EQ(std::get<ConsoleAction>(*parse_script_line(s, "  # only a comment", rng)).kind,
+            ConsoleAction::Nothing);
+  EXPECT_EQ(std::get<ConsoleAction>(*parse_script_line(s, "undo", rng)).kind, ConsoleAction::Undo);
+}
+
+TEST(Script, NeverCrashesOnRandomLines) {
+  GameState s = fresh();
+  dice::Rng rng(3);
+  const std::vector<std::string> words = {"alpha", "6+5", "place", "Razor", "Hex", "choose", "#3",
+                                          "yellow:d8", "move", "to", "roll", "attack", "gap", "with",
+                                          "dodge", "none", "/", "ace", "9", "-1", "1e400", "#", "end"};
+  for (int i = 0; i < 5000; ++i) {
+    std::string line;
+    const int n = rng.uniform(8);
+    for (int k = 0; k < n; ++k) line += words[static_cast<std::size_t>(rng.uniform(static_cast<int>(words.size())) - 1)] + " ";
+    auto parsed = parse_script_line(s, line, rng);
+    if (parsed) {
+      if (const auto* c = std::get_if<Command>(&*parsed)) (void)duels::apply(s, *c);
+    }
+  }
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace duels::match
