@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 #include "duels/engine.hpp"
 #include "duels/odds.hpp"
@@ -81,7 +82,7 @@ std::optional<FigureId> nearest_enemy(const GameState& s, FigureId me) {
 
 // The attack subset with the most expected clicks (against no dodge, to stay quick).
 std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, FigureId target,
-                                              const Measurement& m) {
+                                              const Measurement& m, OddsCache& cache) {
   const auto cand = attack_dice_candidates(s, me, m.gap_in, m.chord_in);
   if (cand.empty()) return std::nullopt;
   const auto& a = fig(s, me);
@@ -99,7 +100,7 @@ std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, F
     q.attack = dice_of(a, ids);
     if (check_roll_colours(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options))
       continue;
-    const double e = attack_odds(q).expected_clicks();
+    const double e = cache.expected_clicks(q);
     if (e > best_e + 1e-12) {
       best_e = e;
       best = ids;
@@ -108,7 +109,7 @@ std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, F
   return best;
 }
 
-std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p) {
+std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p, OddsCache& cache) {
   const auto& a = fig(s, p.attacker);
   const auto& d = fig(s, p.target);
   std::vector<DieId> cand;
@@ -123,7 +124,7 @@ std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p) {
               d.shields(),
               a.def.damage_bonus};
   std::vector<DieId> best;
-  double best_e = attack_odds(q).expected_clicks();
+  double best_e = cache.expected_clicks(q);
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
   for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
     std::vector<DieId> ids;
@@ -133,7 +134,7 @@ std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p) {
     q.dodge = dice_of(d, ids);
     if (check_roll_colours(d, q.dodge, RollPurpose::Dodge, 0, 0, s.options)) continue;
     // Dodge dice are spent for the round: take a bigger dodge only if it saves a real amount.
-    const double e = attack_odds(q).expected_clicks() + 0.05 * static_cast<double>(ids.size());
+    const double e = cache.expected_clicks(q) + 0.05 * static_cast<double>(ids.size());
     if (e < best_e - 1e-12) {
       best_e = e;
       best = ids;
@@ -169,6 +170,32 @@ DialKind pick_dial(const FigureState& f, int clicks, bool hurt_most) {
 }
 
 }  // namespace
+
+double OddsCache::expected_clicks(const OddsQuery& q) {
+  // Key: the numbers and the dice as sorted notation (the order of dice does not change odds).
+  auto sorted = [](std::vector<dice::Die> v) {
+    std::sort(v.begin(), v.end(), [](const dice::Die& a, const dice::Die& b) {
+      return std::tie(a.colour, a.sides, a.ace) < std::tie(b.colour, b.sides, b.ace);
+    });
+    std::string k;
+    for (const auto& d : v) {
+      k += static_cast<char>('a' + static_cast<int>(d.colour));
+      k += static_cast<char>('a' + d.sides);
+      k += d.ace ? '!' : '.';
+    }
+    return k;
+  };
+  std::vector<dice::Colour> shields = q.shields;
+  std::sort(shields.begin(), shields.end());
+  std::string key = std::to_string(q.weapon) + "/" + std::to_string(q.body) + "/" + sorted(q.attack) +
+                    "/" + sorted(q.dodge) + "/";
+  for (auto c : shields) key += static_cast<char>('a' + static_cast<int>(c));
+  for (const auto& [c, b] : q.bonus) key += "/" + std::to_string(static_cast<int>(c)) + ":" + std::to_string(b);
+  if (auto it = map_.find(key); it != map_.end()) return it->second;
+  const double e = attack_odds(q).expected_clicks();
+  map_.emplace(std::move(key), e);
+  return e;
+}
 
 double open_table_gap(const FigureState& a, const FigureState& b) {
   return std::max(0.0, dist(*a.position, *b.position) - a.def.base_diameter_in / 2 -
@@ -247,7 +274,7 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
     const auto& p = *s.attack;
     switch (p.stage) {
       case AttackStage::Dodge:
-        return ChooseDodge{best_dodge(s, p)};
+        return ChooseDodge{best_dodge(s, p, *cache_)};
       case AttackStage::Roll:
         return RollAttack{roll_faces(roller_, fig(s, p.attacker), p.attack_dice),
                           roll_faces(roller_, fig(s, p.target), p.dodge_dice), std::nullopt};
@@ -280,7 +307,7 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
   if (!target || !f.position) return EndTurn{me};
   const Measurement m = open_table_measurement(s, me, *target);
   if (f.attacks < 2 && m.line_of_fire) {
-    if (auto dice = best_attack(s, me, *target, m)) return DeclareAttack{me, *target, m, *dice};
+    if (auto dice = best_attack(s, me, *target, m, *cache_)) return DeclareAttack{me, *target, m, *dice};
   }
   if (!f.moved) {
     // Close in, stopping half an inch short of the target's base; roll the white dice when far.

@@ -6,6 +6,9 @@
 /// fire is clear unless another base stands across it. Attack choices use the exact odds.
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "dice/roller.hpp"
 #include "duels/commands.hpp"
@@ -13,10 +16,23 @@
 
 namespace duels {
 
+/// Expected clicks of attack queries already worked out, keyed by the query. Matches repeat the
+/// same dice, dial values and shields over and over, so the opponent (and `duels sim`, which
+/// shares one cache across all its games) rarely computes the same odds twice.
+class OddsCache {
+ public:
+  double expected_clicks(const struct OddsQuery& q);
+  [[nodiscard]] std::size_t size() const { return map_.size(); }
+
+ private:
+  std::unordered_map<std::string, double> map_;
+};
+
 /// The opponent. One instance plays every side.
 class AutoPlayer {
  public:
-  explicit AutoPlayer(std::uint64_t seed) : seed_(seed), roller_(seed) {}
+  explicit AutoPlayer(std::uint64_t seed, std::shared_ptr<OddsCache> cache = nullptr)
+      : seed_(seed), roller_(seed), cache_(cache ? std::move(cache) : std::make_shared<OddsCache>()) {}
 
   /// The next command for the current state; nullopt when the match is over. Each call rolls
   /// from a generator seeded by (seed, step), so a match resumed at step n with set_step(n)
@@ -33,6 +49,7 @@ class AutoPlayer {
   std::uint64_t seed_;
   std::uint64_t step_ = 0;
   dice::Roller roller_;
+  std::shared_ptr<OddsCache> cache_;
 };
 
 /// Edge-to-edge gap between two placed figures on an open table, in inches.

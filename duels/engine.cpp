@@ -6,9 +6,6 @@
 #include <set>
 
 #include "dice/notation.hpp"
-#include "duels/serialize.hpp"
-
-#include <nlohmann/json.hpp>
 
 namespace duels {
 
@@ -1005,10 +1002,10 @@ Expected<GameState, Rejection> new_game(const MatchSetup& setup) {
 }
 
 Expected<std::vector<Event>, Rejection> apply(GameState& state, const Command& command) {
-  GameState next = state;
-  auto result = std::visit([&](const auto& c) { return do_cmd(next, c); }, command);
-  if (result) state = std::move(next);
-  return result;
+  // Every handler checks everything before it changes anything, so a rejection leaves the state
+  // as it was without copying it (tests/duels/engine_test.cpp checks this on every rejection,
+  // and a property test on random commands).
+  return std::visit([&](const auto& c) { return do_cmd(state, c); }, command);
 }
 
 std::optional<Rejection> legal(const GameState& state, const Command& command) {
@@ -1185,14 +1182,103 @@ std::string prompt(const GameState& s) {
   return "";
 }
 
-std::uint64_t state_hash(const GameState& state) {
-  // FNV-1a over the canonical JSON (objects have sorted keys; numbers print the same everywhere).
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : to_json(state).dump()) {
-    h ^= c;
-    h *= 1099511628211ULL;
+namespace {
+
+// FNV-1a over the state's fields in a fixed order. Doubles are hashed by their IEEE-754 bits, so
+// the value is the same on every machine this program runs on. Figure and gear data are fixed by
+// the set-up and enter only by name.
+class Hasher {
+ public:
+  void bytes(const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) {
+      h_ ^= b[i];
+      h_ *= 1099511628211ULL;
+    }
   }
-  return h;
+  void i64(long long v) { bytes(&v, sizeof v); }
+  void f64(double v) { bytes(&v, sizeof v); }
+  void str(const std::string& v) {
+    i64(static_cast<long long>(v.size()));
+    bytes(v.data(), v.size());
+  }
+  template <class T>
+  void opt(const std::optional<T>& v) {
+    i64(v ? 1 : 0);
+    if (v) add(*v);
+  }
+  void add(int v) { i64(v); }
+  void add(const Point& p) {
+    f64(p.x);
+    f64(p.y);
+  }
+  [[nodiscard]] std::uint64_t value() const { return h_; }
+
+ private:
+  std::uint64_t h_ = 1469598103934665603ULL;
+};
+
+}  // namespace
+
+std::uint64_t state_hash(const GameState& s) {
+  Hasher h;
+  h.i64(s.options.wild_alone_attack_needs_range);
+  h.i64(s.options.enforce_placement_distance);
+  h.f64(s.options.placement_distance_in);
+  h.i64(static_cast<int>(s.phase));
+  h.i64(s.round);
+  for (const auto& t : s.teams) {
+    h.str(t.name);
+    h.i64(t.lost);
+    h.i64(t.terrain_placed);
+    h.i64(t.terrain_done);
+    h.i64(t.alpha_roll ? (*t.alpha_roll)[0] * 10 + (*t.alpha_roll)[1] : -1);
+  }
+  for (const auto& f : s.figures) {
+    h.str(f.def.name);
+    h.i64(f.team);
+    for (int d : f.dial) h.i64(d);
+    h.opt(f.position);
+    h.i64(f.eliminated);
+    h.i64(f.chose_dice);
+    h.i64(f.turn_done);
+    h.i64(f.moved);
+    h.i64(f.attacks);
+    for (const auto& d : f.dice) h.i64(static_cast<int>(d.zone));
+    for (const auto& g : f.gear) h.i64(g.removed);
+  }
+  for (const auto& t : s.terrain) {
+    h.str(t.id);
+    h.i64(t.team);
+  }
+  for (TeamId t : s.alpha_contenders) h.i64(t);
+  h.i64(s.alpha);
+  h.i64(s.placing);
+  h.i64(s.active_team);
+  h.opt(s.active_figure);
+  h.i64(s.attack.has_value());
+  if (s.attack) {
+    const auto& p = *s.attack;
+    h.i64(p.attacker);
+    h.i64(p.target);
+    h.f64(p.gap_in);
+    h.f64(p.chord_in);
+    for (DieId d : p.attack_dice) h.i64(d);
+    h.i64(-1);
+    for (DieId d : p.dodge_dice) h.i64(d);
+    h.i64(static_cast<int>(p.stage));
+    h.i64(p.result.clicks);
+    h.i64(p.result.hit);
+    h.i64(p.gear_to_remove);
+    h.i64(p.attacker_assigns);
+  }
+  for (const auto& c : s.countdowns) {
+    h.i64(c.team);
+    h.i64(c.turns_left);
+    h.i64(c.counting);
+  }
+  h.opt(s.winner);
+  return h.value();
 }
 
 }  // namespace duels

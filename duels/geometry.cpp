@@ -78,6 +78,26 @@ double polygon_boundary_distance(Vec2 p, const std::vector<Vec2>& poly) {
   return best;
 }
 
+double polygon_signed_distance(Vec2 p, const std::vector<Vec2>& poly) {
+  bool inside = false;
+  double best2 = std::numeric_limits<double>::infinity();
+  const std::size_t n = poly.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const Vec2 a = poly[i];
+    const Vec2 b = poly[j];
+    const Vec2 ab = b - a;
+    const double len2 = norm2(ab);
+    const double t = len2 > 0 ? std::clamp(dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    best2 = std::min(best2, norm2(p - (a + ab * t)));
+    if ((a.y > p.y) != (b.y > p.y)) {
+      const double x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+      if (p.x < x) inside = !inside;
+    }
+  }
+  const double d = std::sqrt(best2);
+  return inside ? -d : d;
+}
+
 double polygon_distance(Vec2 p, const std::vector<Vec2>& poly) {
   if (point_in_polygon(p, poly)) return 0.0;
   return polygon_boundary_distance(p, poly);
@@ -97,18 +117,27 @@ double segment_polygon_distance(Vec2 a, Vec2 b, const std::vector<Vec2>& poly) {
 double signed_area2(const std::vector<Vec2>& poly) {
   double s = 0;
   const std::size_t n = poly.size();
-  for (std::size_t i = 0, j = n - 1; i < n; j = i++) s += cross(poly[j], poly[i]);
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++)
+    s += cross(poly[j], poly[i]);
   return s;
 }
 
 double wrap_angle(double a) {
+  if (a >= 0 && a < kTwoPi) return a;
+  if (a < 0 && a >= -kTwoPi) {
+    a += kTwoPi;
+    return a >= kTwoPi ? 0.0 : a;
+  }
+  if (a >= kTwoPi && a < 2 * kTwoPi) return a - kTwoPi;
   a = std::fmod(a, kTwoPi);
   if (a < 0) a += kTwoPi;
   if (a >= kTwoPi) a = 0;
   return a;
 }
 
-double angle_of(Vec2 v) { return wrap_angle(std::atan2(v.y, v.x)); }
+double angle_of(Vec2 v) {
+  return wrap_angle(std::atan2(v.y, v.x));
+}
 
 void AngleSet::add(double lo, double hi) {
   if (hi - lo >= kTwoPi) {
@@ -199,7 +228,7 @@ AngleSet AngleSet::cos_band(double k, double r, double beta, double lo, double h
     out.add_all();
     return out;
   }
-  const double inner = b >= 1 ? 0.0 : std::acos(b);              // |ψ| above this: cos < b
+  const double inner = b >= 1 ? 0.0 : std::acos(b);                // |ψ| above this: cos < b
   const double outer = a <= -1 ? std::numbers::pi : std::acos(a);  // |ψ| below this: cos > a
   if (inner <= 0) {
     out.add(beta - outer, beta + outer);
@@ -251,8 +280,8 @@ double distance_in(Vec2 p, const Shape& shape) {
 
 double distance_in(const Segment& s, const Shape& shape) {
   if (shape.kind == Shape::Kind::Circle) {
-    return std::max(0.0, geom::point_segment_distance(shape.circle.centre, s.a, s.b) -
-                             shape.circle.radius_in);
+    return std::max(
+        0.0, geom::point_segment_distance(shape.circle.centre, s.a, s.b) - shape.circle.radius_in);
   }
   return geom::segment_polygon_distance(s.a, s.b, shape.polygon);
 }
@@ -313,7 +342,9 @@ namespace {
 // Contact is allowed; only a real overlap (beyond rounding) is a problem.
 constexpr double kContactTolIn = 1e-9;
 
-std::string fmt_in(double v) { return fmt::format("{:.2f}\"", v); }
+std::string fmt_in(double v) {
+  return fmt::format("{:.2f}\"", v);
+}
 
 }  // namespace
 
@@ -321,8 +352,8 @@ PlacementCheck check_spot(const Disc& base, const TableBounds& table, const Obst
   PlacementCheck out;
   const double r = base.radius_in;
   const Vec2 c = base.centre;
-  if (c.x - r < -kContactTolIn || c.y - r < -kContactTolIn || c.x + r > table.width_in + kContactTolIn ||
-      c.y + r > table.depth_in + kContactTolIn) {
+  if (c.x - r < -kContactTolIn || c.y - r < -kContactTolIn ||
+      c.x + r > table.width_in + kContactTolIn || c.y + r > table.depth_in + kContactTolIn) {
     out.ok = false;
     out.problems.push_back(fmt::format("the base is not wholly on the {}\" × {}\" table",
                                        table.width_in, table.depth_in));

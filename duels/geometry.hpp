@@ -5,8 +5,8 @@
 ///
 /// Contact conventions (each one tested):
 ///   - Line of fire: a segment that *touches* another base or a terrain piece is blocked (the
-///     spec says "touches no other base and no terrain"). A clear line must pass every obstacle
-///     by more than kLineOfFireClearanceIn; thinner openings count as closed.
+///     spec says "touches no other base and no terrain"). Witnesses pass the pieces they skirt
+///     by about kLineOfFireClearanceIn, so an opening narrower than that may count as closed.
 ///   - Movement and placement: touching is allowed. A moving base may slide along terrain and
 ///     opposing bases, and may end in contact with them; it may not overlap them.
 ///   - Friendly bases may be passed through while moving (the rulebook only says to measure
@@ -35,13 +35,23 @@ struct Vec2 {
   friend Vec2 operator/(Vec2 a, double k) { return {a.x / k, a.y / k}; }
   friend bool operator==(const Vec2&, const Vec2&) = default;
 };
-inline double dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+inline double dot(Vec2 a, Vec2 b) {
+  return a.x * b.x + a.y * b.y;
+}
 /// z of the 3-D cross product: > 0 when b is counter-clockwise of a.
-inline double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-inline double norm(Vec2 a) { return std::hypot(a.x, a.y); }
-inline double norm2(Vec2 a) { return a.x * a.x + a.y * a.y; }
+inline double cross(Vec2 a, Vec2 b) {
+  return a.x * b.y - a.y * b.x;
+}
+inline double norm(Vec2 a) {
+  return std::sqrt(a.x * a.x + a.y * a.y);
+}
+inline double norm2(Vec2 a) {
+  return a.x * a.x + a.y * a.y;
+}
 /// `a` turned a quarter turn counter-clockwise.
-inline Vec2 perp(Vec2 a) { return {-a.y, a.x}; }
+inline Vec2 perp(Vec2 a) {
+  return {-a.y, a.x};
+}
 
 /// A round base (or round terrain) on the table: centre and radius in inches.
 struct Disc {
@@ -103,7 +113,8 @@ bool polygon_self_intersects(const std::vector<Vec2>& corners);
 // ---------------------------------------------------------------------------------------------
 // Line of fire
 
-/// How far a clear line of fire must pass from every obstacle; thinner openings are closed.
+/// How far a witness line of fire is nudged off the pieces it skirts (inches): the precision of
+/// the verdict. Openings narrower than this may be reported as blocked.
 inline constexpr double kLineOfFireClearanceIn = 1e-7;
 
 /// The answer to "may the attacker see the target?" (spec §3, Line of fire).
@@ -115,8 +126,8 @@ struct LineOfFireResult {
   Segment witness;
   double gap_in = 0;    ///< d: edge-to-edge gap along the witness (its length)
   double chord_in = 0;  ///< D: the attacker's chord along the witness line (≤ its diameter)
-  /// When blocked: indices into `others` of a smallest set of pieces that alone block every
-  /// line (no piece of it can be dropped). Empty when clear.
+  /// When blocked: indices into `others` of pieces that alone block every line, none of which
+  /// could be left out (the pieces nearest the centre line are preferred). Empty when clear.
   std::vector<std::size_t> blockers;
 };
 
@@ -142,7 +153,7 @@ struct PlacedBase {
 /// Whether a spot is legal, and if not every reason in words.
 struct PlacementCheck {
   bool ok = true;
-  std::vector<std::string> problems;  ///< e.g. "overlaps base 'b'", "within 48\" of base 'c'"
+  std::vector<std::string> problems;   ///< e.g. "overlaps base 'b'", "within 48\" of base 'c'"
   std::vector<std::string> conflicts;  ///< ids of the bases / terrain involved
 };
 
@@ -216,6 +227,10 @@ class MoveField {
   /// Length of the shortest path of the centre to `centre` (ignores whether the base may end
   /// there); +infinity when no path exists.
   [[nodiscard]] double distance_to(Vec2 centre) const;
+  /// The same when it is below `cap`, else +infinity (faster: longer routes are not tried).
+  /// `hint`, when given, carries the route of the previous query to the next (queries at
+  /// nearby points run faster in sequence); start it at -1.
+  [[nodiscard]] double distance_below(Vec2 centre, double cap, int* hint = nullptr) const;
   /// The shortest path itself, including the end-position check.
   [[nodiscard]] PathResult path_to(Vec2 centre) const;
   /// Whether the base may end a move with its centre here.

@@ -21,6 +21,8 @@ bool segments_meet(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 bool point_in_polygon(Vec2 p, const std::vector<Vec2>& poly);
 /// Distance from p to the polygon's boundary.
 double polygon_boundary_distance(Vec2 p, const std::vector<Vec2>& poly);
+/// Distance from p to the polygon's boundary, negative inside (one pass).
+double polygon_signed_distance(Vec2 p, const std::vector<Vec2>& poly);
 /// Distance from p to the polygon region (0 inside).
 double polygon_distance(Vec2 p, const std::vector<Vec2>& poly);
 /// Distance from the segment to the polygon region (0 when they meet).
@@ -32,7 +34,9 @@ double angle_of(Vec2 v);
 /// Angle reduced to [0, 2π).
 double wrap_angle(double a);
 /// Unit vector at angle a.
-inline Vec2 unit(double a) { return {std::cos(a), std::sin(a)}; }
+inline Vec2 unit(double a) {
+  return {std::cos(a), std::sin(a)};
+}
 
 /// A set of angles on a circle: disjoint closed-open intervals within [0, 2π), sorted.
 /// Used for the free arcs of circles the moving base may slide along.

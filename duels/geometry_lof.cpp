@@ -31,7 +31,7 @@ namespace {
 using geom::kTwoPi;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kTouchTol = 1e-9;              // a feature this close to a line touches it
+constexpr double kTouchTol = 1e-9;                // a feature this close to a line touches it
 constexpr double kPush = kLineOfFireClearanceIn;  // how far candidate lines are nudged off contacts
 
 // A line {x : n·x = s} with unit normal n.
@@ -105,19 +105,20 @@ class LofSolver {
       relevant_.push_back(r);
     }
     active_.resize(relevant_.size());
-    for (std::size_t i = 0; i < active_.size(); ++i) active_[i] = i;
+    for (std::size_t i = 0; i < active_.size(); ++i)
+      active_[i] = i;
   }
 
   [[nodiscard]] const std::vector<Relevant>& relevant() const { return relevant_; }
   void set_active(std::vector<std::size_t> active) { active_ = std::move(active); }
 
-  // The gap segment along a line, or false when the line misses a disc.
-  bool gap_along(const Line& l, Candidate& out) const {
+  // The gap segment along a line, or false when the line misses a disc by more than `tol`.
+  bool gap_along(const Line& l, Candidate& out, double tol = 0) const {
     Vec2 dir = perp(l.n);
     if (dot(dir, t_.centre - a_.centre) < 0) dir = -dir;
     const double sda = dot(l.n, a_.centre) - l.s;
     const double sdt = dot(l.n, t_.centre) - l.s;
-    if (std::abs(sda) > a_.radius_in || std::abs(sdt) > t_.radius_in) return false;
+    if (std::abs(sda) > a_.radius_in + tol || std::abs(sdt) > t_.radius_in + tol) return false;
     const double ha = std::sqrt(std::max(0.0, a_.radius_in * a_.radius_in - sda * sda));
     const double ht = std::sqrt(std::max(0.0, t_.radius_in * t_.radius_in - sdt * sdt));
     out.line = l;
@@ -256,22 +257,9 @@ class LofSolver {
 
   // Nudges a critical line off its contacts into the clear side and tests it.
   bool nudge_clear(const Line& l, const std::vector<Feature>& features, Candidate& out) const {
-    const double sda = dot(l.n, a_.centre) - l.s;
-    const double sdt = dot(l.n, t_.centre) - l.s;
-    if (std::abs(sda) > a_.radius_in + kTouchTol || std::abs(sdt) > t_.radius_in + kTouchTol) {
-      return false;
-    }
-    // Reference point: the middle of the gap segment (of the line pulled inside both discs).
-    Line inside = l;
+    // Reference point: the middle of the gap segment.
     Candidate g;
-    if (!gap_along(inside, g)) {
-      const double ra = a_.radius_in;
-      const double rt = t_.radius_in;
-      const double fa = std::abs(sda) > ra ? sda - std::copysign(ra, sda) : 0.0;
-      const double ft = std::abs(sdt) > rt ? sdt - std::copysign(rt, sdt) : 0.0;
-      inside.s += std::abs(fa) > std::abs(ft) ? fa : ft;
-      if (!gap_along(inside, g)) return false;
-    }
+    if (!gap_along(l, g, kTouchTol)) return false;
     const Vec2 m = (g.seg.a + g.seg.b) / 2;
     const Vec2 p = perp(l.n);
     const double ua = dot(g.seg.a - m, p);
@@ -280,7 +268,8 @@ class LofSolver {
     const double umax = std::max(ua, ub) + kTouchTol;
     const double half = std::max(0.5 * g.seg.length_in(), 1e-6);
 
-    std::vector<Contact> contacts;
+    std::vector<Contact>& contacts = scratch_contacts_;
+    contacts.clear();
     for (const Feature& f : features) {
       const double sd = dot(l.n, f.c) - l.s;
       const double u = dot(f.c - m, p);
@@ -313,15 +302,18 @@ class LofSolver {
     }
 
     // Directions d = (dθ·half, ds) with every n_i·d > 0, where n_i = sign_i·(u_i/half, −1).
-    std::vector<double> normals;
+    std::vector<double>& normals = scratch_normals_;
+    normals.clear();
     for (const Contact& c : contacts) {
       normals.push_back(std::atan2(-c.sign, c.sign * c.u / half));
     }
-    std::vector<std::pair<double, double>> dirs;  // (margin, angle)
+    std::vector<std::pair<double, double>>& dirs = scratch_dirs_;  // (margin, angle)
+    dirs.clear();
     if (normals.empty()) {
       dirs.emplace_back(1.0, 0.0);
     } else {
-      std::vector<double> bounds;
+      std::vector<double>& bounds = scratch_bounds_;
+      bounds.clear();
       for (double a : normals) {
         bounds.push_back(geom::wrap_angle(a + std::numbers::pi / 2));
         bounds.push_back(geom::wrap_angle(a - std::numbers::pi / 2));
@@ -332,12 +324,12 @@ class LofSolver {
         const double hi = i + 1 < bounds.size() ? bounds[i + 1] : bounds[0] + kTwoPi;
         const double mid = (lo + hi) / 2;
         double margin = kInf;
-        for (double a : normals) margin = std::min(margin, std::cos(mid - a));
+        for (double a : normals)
+          margin = std::min(margin, std::cos(mid - a));
         if (margin > 1e-12) dirs.emplace_back(margin, mid);
       }
-      std::sort(dirs.begin(), dirs.end(), [](const auto& x, const auto& y) {
-        return x.first > y.first;
-      });
+      std::sort(dirs.begin(), dirs.end(),
+                [](const auto& x, const auto& y) { return x.first > y.first; });
     }
     for (const auto& [margin, ang] : dirs) {
       const double eps = std::min(kPush / std::max(margin, 1e-6), 1e-3);
@@ -445,6 +437,11 @@ class LofSolver {
   Disc t_;
   std::vector<Relevant> relevant_;
   std::vector<std::size_t> active_;
+  // Scratch space reused by every candidate line (the solver lives for one call).
+  mutable std::vector<Contact> scratch_contacts_;
+  mutable std::vector<double> scratch_normals_;
+  mutable std::vector<double> scratch_bounds_;
+  mutable std::vector<std::pair<double, double>> scratch_dirs_;
 };
 
 }  // namespace
@@ -456,8 +453,8 @@ LineOfFireResult line_of_fire(const Disc& attacker, const Disc& target, const Ob
   if (dist - attacker.radius_in - target.radius_in <= 0 || dist == 0) {
     // Touching (or overlapping) bases: the contact point is a zero-length line of fire.
     const Vec2 u = dist > 0 ? d / dist : Vec2{1, 0};
-    const double along = dist > 0 ? std::clamp(attacker.radius_in, dist - target.radius_in, dist)
-                                  : 0.0;
+    const double along =
+        dist > 0 ? std::clamp(attacker.radius_in, dist - target.radius_in, dist) : 0.0;
     const Vec2 p = attacker.centre + u * along;
     out.clear = true;
     out.witness = {p, p};
@@ -493,7 +490,8 @@ LineOfFireResult line_of_fire(const Disc& attacker, const Disc& target, const Ob
   // farthest pieces one at a time while the rest still block.
   const auto& rel = solver.relevant();
   std::vector<std::size_t> order(rel.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
     return rel[x].centre_distance < rel[y].centre_distance;
   });
@@ -516,7 +514,8 @@ LineOfFireResult line_of_fire(const Disc& attacker, const Disc& target, const Ob
     }
     if (blocked_by(without)) keep = std::move(without);
   }
-  for (std::size_t k : keep) out.blockers.push_back(rel[k].index);
+  for (std::size_t k : keep)
+    out.blockers.push_back(rel[k].index);
   std::sort(out.blockers.begin(), out.blockers.end());
   return out;
 }

@@ -1,0 +1,703 @@
+// Shortest legal movement paths: the exact visibility graph of the base's centre.
+//
+// A disc of radius r avoids an obstacle exactly when its centre avoids the obstacle grown by r
+// (Minkowski sum): a terrain circle or an opposing base of radius R grows to a circle of
+// radius R + r; a polygon grows to the set of points within r of it, whose convex corners are
+// arcs of radius r about the polygon's convex corners. A shortest path of a point among such
+// obstacles is made of straight runs tangent to these circles ("rings") and arcs along them, so
+// the graph has a node at every tangent point (start→ring and ring→ring common tangents) and
+// edges for the tangent runs that stay clear and for the free arcs between neighbouring nodes
+// on a ring. Dijkstra from the start gives exact distances to every node; the distance to any
+// other point is then the best of the straight run from the start or from the tangent point
+// of some ring, reached along that ring from its nearest node — a closed form per ring.
+//
+// Tolerance: the centre may come within kPathTolIn of a grown obstacle (floating point), so
+// paths can graze terrain and bases by at most that much.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <queue>
+
+#include "duels/geometry.hpp"
+#include "duels/geometry_internal.hpp"
+
+namespace duels {
+
+namespace {
+
+using geom::kTwoPi;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kPathTolIn = 1e-7;  // grazing allowance for path pieces
+constexpr double kEndTolIn = 1e-9;   // contact allowance for end positions (as check_spot)
+
+std::string quoted(const std::string& id) {
+  return fmt::format("'{}'", id);
+}
+
+}  // namespace
+
+namespace detail {
+
+// A grown circular obstacle (terrain circle or opposing base).
+struct GrownCircle {
+  Vec2 c;
+  double rho = 0;
+  std::string id;
+};
+
+// A terrain polygon the centre must keep `grow` away from.
+struct GrownPolygon {
+  std::vector<Vec2> pts;
+  Vec2 lo;  // bounding box of the polygon
+  Vec2 hi;
+  std::string id;
+};
+
+// A circle the path may bend around, with its free arcs and the graph nodes on it.
+struct Ring {
+  Vec2 c;
+  double rho = 0;
+  int own_circle = -1;                           // index in circles when it is a grown circle
+  bool full = false;                             // the whole circle is free
+  std::vector<std::pair<double, double>> spans;  // free arcs, sorted, within [0, 2π)
+  std::vector<int> span_comp;                    // connected piece of each span
+  std::vector<double> comp_start;                // where each piece starts (counter-clockwise)
+  struct At {
+    double angle = 0;
+    int node = 0;
+  };
+  std::vector<At> nodes;  // sorted by angle
+  double min_dist = kInf;
+
+  // The free piece holding angle a, or -1.
+  [[nodiscard]] int comp_of(double a) const {
+    if (full) return 0;
+    auto it = std::upper_bound(spans.begin(), spans.end(), a,
+                               [](double v, const auto& s) { return v < s.first; });
+    if (it == spans.begin()) return -1;
+    --it;
+    if (a > it->second) return -1;
+    return span_comp[static_cast<std::size_t>(it - spans.begin())];
+  }
+  // Position of angle a along its piece, counter-clockwise from the piece's start.
+  [[nodiscard]] double param(int comp, double a) const {
+    return full ? a : geom::wrap_angle(a - comp_start[static_cast<std::size_t>(comp)]);
+  }
+};
+
+struct Node {
+  Vec2 p;
+  int ring = -1;
+  double angle = 0;
+  int comp = 0;
+};
+
+struct Edge {
+  int to = 0;
+  double w = 0;
+  int ring = -1;     // arc along this ring, or -1 for a straight run
+  double sweep = 0;  // signed arc angle
+};
+
+struct MoveGraph {
+  Disc mover;
+  double r = 0;
+  double max_len = kInf;
+  Vec2 rect_lo;  // where the centre may be
+  Vec2 rect_hi;
+  std::vector<GrownCircle> circles;      // block paths: terrain circles and opposing bases
+  std::vector<GrownPolygon> polys;       // block paths: terrain polygons
+  std::vector<GrownCircle> end_circles;  // block end positions: also friendly bases
+  std::vector<Ring> rings;
+  std::vector<Node> nodes;
+  std::vector<std::vector<Edge>> adj;
+  std::vector<double> dist;
+  std::vector<int> parent;
+  std::vector<Edge> parent_edge;
+  std::string start_problem;
+
+  // ---- clearance tests ------------------------------------------------------------------
+
+  [[nodiscard]] bool in_rect(Vec2 p, double tol) const {
+    return p.x >= rect_lo.x - tol && p.x <= rect_hi.x + tol && p.y >= rect_lo.y - tol &&
+           p.y <= rect_hi.y + tol;
+  }
+
+  [[nodiscard]] bool seg_free(Vec2 a, Vec2 b) const {
+    if (!in_rect(a, kPathTolIn) || !in_rect(b, kPathTolIn)) return false;
+    const Vec2 lo{std::min(a.x, b.x), std::min(a.y, b.y)};
+    const Vec2 hi{std::max(a.x, b.x), std::max(a.y, b.y)};
+    for (const GrownCircle& c : circles) {
+      if (c.c.x + c.rho < lo.x || c.c.x - c.rho > hi.x || c.c.y + c.rho < lo.y ||
+          c.c.y - c.rho > hi.y) {
+        continue;
+      }
+      if (geom::point_segment_distance(c.c, a, b) < c.rho - kPathTolIn) return false;
+    }
+    for (const GrownPolygon& p : polys) {
+      if (p.hi.x + r < lo.x || p.lo.x - r > hi.x || p.hi.y + r < lo.y || p.lo.y - r > hi.y) {
+        continue;
+      }
+      if (geom::segment_polygon_distance(a, b, p.pts) < r - kPathTolIn) return false;
+    }
+    return true;
+  }
+
+  // Clearance of an end position: distance to the nearest thing the base may not overlap
+  // (table edge, any base, terrain), negative when it overlaps; `what` names the worst overlap.
+  [[nodiscard]] double end_clearance(Vec2 p, std::string* what) const {
+    double best = std::min({p.x - rect_lo.x, rect_hi.x - p.x, p.y - rect_lo.y, rect_hi.y - p.y});
+    if (what != nullptr && best < -kEndTolIn) *what = "the base would not be wholly on the table";
+    double worst_seen = best;
+    for (const GrownCircle& c : end_circles) {
+      const double d = norm(p - c.c) - c.rho;
+      if (d < best) best = d;
+      if (what != nullptr && d < -kEndTolIn && d < worst_seen) {
+        worst_seen = d;
+        *what = fmt::format("the base would overlap {}", quoted(c.id));
+      }
+    }
+    for (const GrownPolygon& g : end_polys) {
+      const double bx = std::max({g.lo.x - p.x, p.x - g.hi.x, 0.0});
+      const double by = std::max({g.lo.y - p.y, p.y - g.hi.y, 0.0});
+      const double box = bx * bx + by * by;
+      if (box > 0 && std::sqrt(box) - r >= best && what == nullptr) continue;  // not nearer
+      const double d = geom::polygon_signed_distance(p, g.pts) - r;
+      if (d < best) best = d;
+      if (what != nullptr && d < -kEndTolIn && d < worst_seen) {
+        worst_seen = d;
+        *what = fmt::format("the base would overlap terrain {}", quoted(g.id));
+      }
+    }
+    return best;
+  }
+
+  // ---- building -------------------------------------------------------------------------
+
+  // The arcs of a ring inside another obstacle, outside the table, or inside a polygon.
+  void compute_free(Ring& ring) const {
+    geom::AngleSet blocked;
+    const Vec2 c = ring.c;
+    const double rho = ring.rho;
+    auto block_disc = [&](Vec2 c2, double rho2) {
+      const Vec2 w = c2 - c;
+      const double d = norm(w);
+      if (d >= rho + rho2) return;
+      // |c + ρu − c2| < ρ2  ⇔  u·(c2 − c) > (d² + ρ² − ρ2²) / (2ρ)
+      blocked.unite(geom::AngleSet::cos_band(0.0, d, geom::angle_of(w),
+                                             (d * d + rho * rho - rho2 * rho2) / (2 * rho), kInf));
+    };
+    for (std::size_t k = 0; k < circles.size(); ++k) {
+      if (static_cast<int>(k) == ring.own_circle) continue;
+      block_disc(circles[k].c, circles[k].rho - kPathTolIn);
+    }
+    const double g = r - kPathTolIn;
+    for (const GrownPolygon& p : polys) {
+      if (p.hi.x + r < c.x - rho || p.lo.x - r > c.x + rho || p.hi.y + r < c.y - rho ||
+          p.lo.y - r > c.y + rho) {
+        continue;
+      }
+      const std::size_t n = p.pts.size();
+      for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+        const Vec2 a = p.pts[j];
+        const Vec2 b = p.pts[i];
+        const double len = norm(b - a);
+        if (len <= 0) continue;
+        const Vec2 t = (b - a) / len;
+        const Vec2 nn = perp(t);
+        const geom::AngleSet strip =
+            geom::AngleSet::cos_band(dot(nn, c - a), rho, geom::angle_of(nn), -g, g);
+        const geom::AngleSet slab =
+            geom::AngleSet::cos_band(dot(t, c - a), rho, geom::angle_of(t), 0.0, len);
+        blocked.unite(strip.intersect(slab));
+        block_disc(a, g);
+      }
+    }
+    const double tol = kPathTolIn;
+    blocked.unite(geom::AngleSet::cos_band(c.x, rho, 0.0, -kInf, rect_lo.x - tol));
+    blocked.unite(geom::AngleSet::cos_band(c.x, rho, 0.0, rect_hi.x + tol, kInf));
+    blocked.unite(geom::AngleSet::cos_band(c.y, rho, std::numbers::pi / 2, -kInf, rect_lo.y - tol));
+    blocked.unite(geom::AngleSet::cos_band(c.y, rho, std::numbers::pi / 2, rect_hi.y + tol, kInf));
+    // A free arc that never comes near a polygon's edge is wholly inside or outside it.
+    geom::AngleSet free = blocked.complement();
+    for (const auto& [lo, hi] : free.spans()) {
+      const Vec2 mid = c + geom::unit((lo + hi) / 2) * rho;
+      for (const GrownPolygon& p : polys) {
+        if (geom::point_in_polygon(mid, p.pts)) {
+          blocked.add(lo, hi);
+          break;
+        }
+      }
+    }
+    free = blocked.complement();
+    ring.full = free.full();
+    ring.spans = free.spans();
+    ring.span_comp.assign(ring.spans.size(), 0);
+    ring.comp_start.clear();
+    for (std::size_t i = 0; i < ring.spans.size(); ++i) {
+      ring.span_comp[i] = static_cast<int>(i);
+      ring.comp_start.push_back(ring.spans[i].first);
+    }
+    if (!ring.full && ring.spans.size() >= 2 && ring.spans.front().first <= 0 &&
+        ring.spans.back().second >= kTwoPi) {
+      // The pieces through angle 0 are one arc.
+      const std::size_t last = ring.spans.size() - 1;
+      ring.span_comp[0] = static_cast<int>(last);
+    }
+  }
+
+  int add_node(Vec2 p, int ring) {
+    Node n;
+    n.p = p;
+    n.ring = ring;
+    if (ring >= 0) {
+      const Ring& rg = rings[static_cast<std::size_t>(ring)];
+      n.angle = geom::angle_of(p - rg.c);
+      n.comp = rg.comp_of(n.angle);
+    }
+    nodes.push_back(n);
+    adj.emplace_back();
+    return static_cast<int>(nodes.size()) - 1;
+  }
+
+  void add_line(int a, int b) {
+    const double w =
+        norm(nodes[static_cast<std::size_t>(b)].p - nodes[static_cast<std::size_t>(a)].p);
+    adj[static_cast<std::size_t>(a)].push_back({b, w, -1, 0});
+    adj[static_cast<std::size_t>(b)].push_back({a, w, -1, 0});
+  }
+
+  // A tangent run between two points on rings (or the start) when it is clear.
+  void try_run(Vec2 p, int ring_p, Vec2 q, int ring_q, int node_p) {
+    if (ring_p >= 0 && rings[static_cast<std::size_t>(ring_p)].comp_of(
+                           geom::angle_of(p - rings[static_cast<std::size_t>(ring_p)].c)) < 0) {
+      return;
+    }
+    if (rings[static_cast<std::size_t>(ring_q)].comp_of(
+            geom::angle_of(q - rings[static_cast<std::size_t>(ring_q)].c)) < 0) {
+      return;
+    }
+    if (!seg_free(p, q)) return;
+    const int a = node_p >= 0 ? node_p : add_node(p, ring_p);
+    const int b = add_node(q, ring_q);
+    add_line(a, b);
+  }
+
+  void build(const MoveObstacles& world) {
+    const Vec2 s = mover.centre;
+    auto near = [&](double d) { return d <= max_len; };
+    for (const Obstacle& o : world.terrain) {
+      if (o.shape.kind == Shape::Kind::Circle) {
+        const GrownCircle g{o.shape.circle.centre, o.shape.circle.radius_in + r, o.id};
+        end_circles.push_back(g);
+        if (near(norm(g.c - s) - g.rho)) circles.push_back(g);
+      } else if (o.shape.polygon.size() >= 3) {
+        GrownPolygon g;
+        g.pts = o.shape.polygon;
+        if (geom::signed_area2(g.pts) < 0) std::reverse(g.pts.begin(), g.pts.end());
+        g.lo = g.hi = g.pts.front();
+        for (const Vec2& p : g.pts) {
+          g.lo = {std::min(g.lo.x, p.x), std::min(g.lo.y, p.y)};
+          g.hi = {std::max(g.hi.x, p.x), std::max(g.hi.y, p.y)};
+        }
+        g.id = o.id;
+        end_polys.push_back(g);
+        if (near(geom::polygon_distance(s, g.pts) - r)) polys.push_back(std::move(g));
+      }
+    }
+    for (const Obstacle& o : world.opposing_bases) {
+      const GrownCircle g{o.shape.circle.centre, o.shape.circle.radius_in + r, o.id};
+      end_circles.push_back(g);
+      if (near(norm(g.c - s) - g.rho)) circles.push_back(g);
+    }
+    for (const Obstacle& o : world.friendly_bases) {
+      end_circles.push_back({o.shape.circle.centre, o.shape.circle.radius_in + r, o.id});
+    }
+
+    // The start must not already overlap what the path has to go around.
+    if (!in_rect(s, kPathTolIn)) {
+      start_problem = "the base is not wholly on the table";
+    }
+    for (const GrownCircle& c : circles) {
+      if (start_problem.empty() && norm(s - c.c) < c.rho - kPathTolIn) {
+        start_problem = fmt::format("the base overlaps {} where it stands", quoted(c.id));
+      }
+    }
+    for (const GrownPolygon& p : polys) {
+      if (start_problem.empty() && geom::polygon_distance(s, p.pts) < r - kPathTolIn) {
+        start_problem = fmt::format("the base overlaps terrain {} where it stands", quoted(p.id));
+      }
+    }
+    add_node(s, -1);
+    if (!start_problem.empty()) {
+      dist.assign(1, kInf);
+      parent.assign(1, -1);
+      parent_edge.assign(1, {});
+      return;
+    }
+
+    // Rings: grown circles and the convex corners of polygons, if a move could reach them.
+    for (std::size_t k = 0; k < circles.size(); ++k) {
+      Ring rg;
+      rg.c = circles[k].c;
+      rg.rho = circles[k].rho;
+      rg.own_circle = static_cast<int>(k);
+      rings.push_back(rg);
+    }
+    if (r > 0) {
+      for (const GrownPolygon& p : polys) {
+        const std::size_t n = p.pts.size();
+        for (std::size_t i = 0; i < n; ++i) {
+          const Vec2 prev = p.pts[(i + n - 1) % n];
+          const Vec2 v = p.pts[i];
+          const Vec2 next = p.pts[(i + 1) % n];
+          if (cross(v - prev, next - v) <= 0) continue;  // reflex or flat: never bent around
+          if (!near(norm(v - s) - r)) continue;
+          Ring rg;
+          rg.c = v;
+          rg.rho = r;
+          rings.push_back(rg);
+        }
+      }
+    }
+    for (Ring& rg : rings)
+      compute_free(rg);
+
+    // Straight runs from the start to each ring.
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+      const Ring& rg = rings[i];
+      const Vec2 w = s - rg.c;
+      const double d = norm(w);
+      const int ri = static_cast<int>(i);
+      if (d < rg.rho - kPathTolIn) continue;
+      if (d <= rg.rho) {
+        // The start touches this ring: it can slide along it.
+        try_run(s, -1, rg.c + w / d * rg.rho, ri, 0);
+        continue;
+      }
+      const double a = std::acos(std::min(1.0, rg.rho / d));
+      const double g = geom::angle_of(w);
+      for (double sgn : {-1.0, 1.0}) {
+        try_run(s, -1, rg.c + geom::unit(g + sgn * a) * rg.rho, ri, 0);
+      }
+    }
+    // Common tangents between rings.
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+      for (std::size_t j = i + 1; j < rings.size(); ++j) {
+        const Ring& f = rings[i];
+        const Ring& h = rings[j];
+        const Vec2 w = f.c - h.c;
+        const double l = norm(w);
+        if (l <= 0) continue;
+        const Vec2 wh = w / l;
+        for (double s2 : {1.0, -1.0}) {
+          const double k = f.rho - s2 * h.rho;
+          if (std::abs(k) > l) continue;
+          const double cs = k / l;
+          const double sn = std::sqrt(std::max(0.0, 1 - cs * cs));
+          for (double side : {1.0, -1.0}) {
+            const Vec2 n = wh * cs + perp(wh) * (side * sn);
+            // Line n·x = n·c_f − ρ_f touches f at c_f − ρ_f·n and h at c_h − s2·ρ_h·n.
+            try_run(f.c - n * f.rho, static_cast<int>(i), h.c - n * (s2 * h.rho),
+                    static_cast<int>(j), -1);
+            if (sn == 0) break;
+          }
+        }
+      }
+    }
+    // Arcs between neighbouring nodes on each ring.
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const Node& n = nodes[i];
+      if (n.ring >= 0)
+        rings[static_cast<std::size_t>(n.ring)].nodes.push_back({n.angle, static_cast<int>(i)});
+    }
+    for (std::size_t ri = 0; ri < rings.size(); ++ri) {
+      Ring& rg = rings[ri];
+      std::sort(rg.nodes.begin(), rg.nodes.end(),
+                [](const Ring::At& x, const Ring::At& y) { return x.angle < y.angle; });
+      const std::size_t m = rg.nodes.size();
+      if (m < 2) continue;
+      for (std::size_t k = 0; k < m; ++k) {
+        // Each node joins the next one counter-clockwise (the last wraps to the first).
+        const Ring::At& x = rg.nodes[k];
+        const Ring::At& y = rg.nodes[(k + 1) % m];
+        const Node& nx = nodes[static_cast<std::size_t>(x.node)];
+        const Node& ny = nodes[static_cast<std::size_t>(y.node)];
+        if (nx.comp < 0 || nx.comp != ny.comp) continue;
+        const double px = rg.param(nx.comp, x.angle);
+        const double py = rg.param(ny.comp, y.angle);
+        double sweep = 0;
+        if (rg.full) {
+          sweep = geom::wrap_angle(y.angle - x.angle);
+        } else {
+          if (py < px) continue;  // the way round leaves the free piece
+          sweep = py - px;
+        }
+        const double w = rg.rho * sweep;
+        adj[static_cast<std::size_t>(x.node)].push_back({y.node, w, static_cast<int>(ri), sweep});
+        adj[static_cast<std::size_t>(y.node)].push_back({x.node, w, static_cast<int>(ri), -sweep});
+      }
+    }
+    dijkstra();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i].ring >= 0) {
+        Ring& rg = rings[static_cast<std::size_t>(nodes[i].ring)];
+        rg.min_dist = std::min(rg.min_dist, dist[i]);
+      }
+    }
+  }
+
+  void dijkstra() {
+    const std::size_t n = nodes.size();
+    dist.assign(n, kInf);
+    parent.assign(n, -1);
+    parent_edge.assign(n, {});
+    using Item = std::pair<double, int>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+    dist[0] = 0;
+    queue.emplace(0.0, 0);
+    while (!queue.empty()) {
+      const auto [d, u] = queue.top();
+      queue.pop();
+      if (d > dist[static_cast<std::size_t>(u)]) continue;
+      for (const Edge& e : adj[static_cast<std::size_t>(u)]) {
+        const double nd = d + e.w;
+        if (nd < dist[static_cast<std::size_t>(e.to)]) {
+          dist[static_cast<std::size_t>(e.to)] = nd;
+          parent[static_cast<std::size_t>(e.to)] = u;
+          parent_edge[static_cast<std::size_t>(e.to)] = e;
+          queue.emplace(nd, e.to);
+        }
+      }
+    }
+  }
+
+  // ---- queries --------------------------------------------------------------------------
+
+  // How the best path to a point ends: straight from the start, or from `ring` after an arc
+  // from `node` to the tangent point `touch`.
+  struct Finish {
+    double length = kInf;
+    int ring = -1;
+    int node = 0;
+    Vec2 touch;
+    double sweep = 0;
+  };
+
+  // The best path to x that ends straight from the start, or below `cap`, and its length
+  // (+infinity when none is shorter than `cap`). `hint` names a ring to try first (in/out):
+  // neighbouring points are usually reached the same way, and a good first answer prunes the
+  // other rings by their lower bounds.
+  [[nodiscard]] Finish finish(Vec2 x, double cap = kInf, int* hint = nullptr) const {
+    Finish best;
+    best.length = cap;
+    best.ring = -2;  // nothing yet
+    if (!start_problem.empty()) {
+      best.length = kInf;
+      return best;
+    }
+    const Vec2 s = mover.centre;
+    const double direct = norm(x - s);
+    if (direct < best.length && seg_free(s, x)) {
+      best.length = direct;
+      best.ring = -1;
+      best.node = 0;
+      best.touch = s;
+    }
+    const int first = hint != nullptr ? *hint : -1;
+    if (first >= 0 && static_cast<std::size_t>(first) < rings.size()) {
+      try_ring(static_cast<std::size_t>(first), x, best);
+    }
+    for (std::size_t ri = 0; ri < rings.size(); ++ri) {
+      if (static_cast<int>(ri) != first) try_ring(ri, x, best);
+    }
+    if (best.ring == -2) best.length = kInf;
+    if (hint != nullptr && best.ring >= 0) *hint = best.ring;
+    return best;
+  }
+
+  // Improves `best` with the path that leaves ring `ri` tangentially toward x.
+  void try_ring(std::size_t ri, Vec2 x, Finish& best) const {
+    const Ring& rg = rings[ri];
+    if (!(rg.min_dist < kInf) || rg.nodes.empty()) return;
+    const Vec2 w = x - rg.c;
+    const double d = norm(w);
+    if (d < rg.rho - kPathTolIn) return;
+    if (rg.min_dist + std::max(0.0, d - rg.rho) >= best.length) return;
+    const double a = d > rg.rho ? std::acos(rg.rho / d) : 0.0;
+    const double run = std::sqrt(std::max(0.0, d * d - rg.rho * rg.rho));
+    const double g = geom::angle_of(w);
+    for (int orient : {1, -1}) {
+      // Travelling counter-clockwise, the path leaves toward x at angle g − a; clockwise, g + a.
+      const double at = geom::wrap_angle(g - orient * a);
+      const int comp = rg.comp_of(at);
+      if (comp < 0) continue;
+      // The node just before `at` in the direction of travel.
+      const Ring::At* from = nullptr;
+      if (orient > 0) {
+        auto it = std::upper_bound(rg.nodes.begin(), rg.nodes.end(), at,
+                                   [](double v, const Ring::At& n) { return v < n.angle; });
+        from = it == rg.nodes.begin() ? &rg.nodes.back() : &*(it - 1);
+      } else {
+        auto lo = std::lower_bound(rg.nodes.begin(), rg.nodes.end(), at,
+                                   [](const Ring::At& n, double v) { return n.angle < v; });
+        from = lo == rg.nodes.end() ? &rg.nodes.front() : &*lo;
+      }
+      const Node& fn = nodes[static_cast<std::size_t>(from->node)];
+      if (fn.comp != comp) continue;
+      double sweep = 0;
+      if (rg.full) {
+        sweep =
+            orient > 0 ? geom::wrap_angle(at - from->angle) : geom::wrap_angle(from->angle - at);
+      } else {
+        const double pf = rg.param(comp, from->angle);
+        const double pa = rg.param(comp, at);
+        if (orient > 0 ? pf > pa : pf < pa) continue;
+        sweep = std::abs(pa - pf);
+      }
+      const double total = dist[static_cast<std::size_t>(from->node)] + rg.rho * sweep + run;
+      if (total >= best.length) continue;
+      const Vec2 touch = rg.c + geom::unit(at) * rg.rho;
+      if (!seg_free(touch, x)) continue;
+      best.length = total;
+      best.ring = static_cast<int>(ri);
+      best.node = from->node;
+      best.touch = touch;
+      best.sweep = orient * sweep;
+    }
+  }
+
+  [[nodiscard]] std::vector<PathPiece> pieces_to(const Finish& f, Vec2 x) const {
+    std::vector<PathPiece> rev;
+    auto push_line = [&](Vec2 a, Vec2 b) {
+      if (norm(b - a) <= 1e-12) return;
+      PathPiece p;
+      p.kind = PathPiece::Kind::Line;
+      p.from = a;
+      p.to = b;
+      p.length_in = norm(b - a);
+      rev.push_back(p);
+    };
+    auto push_arc = [&](int ring, Vec2 a, Vec2 b, double sweep) {
+      if (std::abs(sweep) <= 1e-12) return;
+      const Ring& rg = rings[static_cast<std::size_t>(ring)];
+      if (!rev.empty() && rev.back().kind == PathPiece::Kind::Arc && rev.back().centre == rg.c &&
+          rev.back().radius_in == rg.rho && (rev.back().sweep_rad > 0) == (sweep > 0) &&
+          norm(rev.back().from - b) <= 1e-9) {
+        rev.back().from = a;
+        rev.back().sweep_rad += sweep;
+        rev.back().length_in = rg.rho * std::abs(rev.back().sweep_rad);
+        return;
+      }
+      PathPiece p;
+      p.kind = PathPiece::Kind::Arc;
+      p.from = a;
+      p.to = b;
+      p.centre = rg.c;
+      p.radius_in = rg.rho;
+      p.sweep_rad = sweep;
+      p.length_in = rg.rho * std::abs(sweep);
+      rev.push_back(p);
+    };
+    push_line(f.touch, x);
+    if (f.ring >= 0) push_arc(f.ring, nodes[static_cast<std::size_t>(f.node)].p, f.touch, f.sweep);
+    int v = f.node;
+    while (v > 0) {
+      const int u = parent[static_cast<std::size_t>(v)];
+      const Edge& e = parent_edge[static_cast<std::size_t>(v)];
+      const Vec2 a = nodes[static_cast<std::size_t>(u)].p;
+      const Vec2 b = nodes[static_cast<std::size_t>(v)].p;
+      if (e.ring >= 0) {
+        push_arc(e.ring, a, b, e.sweep);
+      } else {
+        push_line(a, b);
+      }
+      v = u;
+    }
+    std::reverse(rev.begin(), rev.end());
+    return rev;
+  }
+
+  // Every terrain polygon, for end checks (polys holds only those a path could reach).
+  std::vector<GrownPolygon> end_polys;
+};
+
+}  // namespace detail
+
+MoveField::MoveField(const Disc& mover, const MoveObstacles& world, double max_length_in) {
+  auto g = std::make_shared<detail::MoveGraph>();
+  g->mover = mover;
+  g->r = mover.radius_in;
+  g->max_len = max_length_in;
+  g->rect_lo = {mover.radius_in, mover.radius_in};
+  g->rect_hi = {world.table.width_in - mover.radius_in, world.table.depth_in - mover.radius_in};
+  g->build(world);
+  graph_ = std::move(g);
+}
+
+double MoveField::distance_to(Vec2 centre) const {
+  return graph_->finish(centre).length;
+}
+
+double MoveField::distance_below(Vec2 centre, double cap, int* hint) const {
+  return graph_->finish(centre, cap, hint).length;
+}
+
+double MoveField::end_clearance_in(Vec2 centre) const {
+  return graph_->end_clearance(centre, nullptr);
+}
+
+bool MoveField::legal_end(Vec2 centre) const {
+  return end_clearance_in(centre) >= -kEndTolIn;
+}
+
+EndCheck MoveField::end_check(Vec2 centre) const {
+  EndCheck out;
+  std::string what;
+  (void)graph_->end_clearance(centre, &what);
+  if (!what.empty()) {
+    out.ok = false;
+    out.reason = what;
+  }
+  return out;
+}
+
+const std::string& MoveField::start_problem() const {
+  return graph_->start_problem;
+}
+const Disc& MoveField::mover() const {
+  return graph_->mover;
+}
+
+PathResult MoveField::path_to(Vec2 centre) const {
+  PathResult out;
+  if (!graph_->start_problem.empty()) {
+    out.reason = graph_->start_problem;
+    return out;
+  }
+  const EndCheck end = end_check(centre);
+  if (!end.ok) {
+    out.reason = end.reason;
+    return out;
+  }
+  const auto f = graph_->finish(centre);
+  if (!(f.length < kInf) || f.length > graph_->max_len) {
+    out.reason = graph_->max_len < kInf
+                     ? fmt::format("no legal path of at most {:.2f}\"", graph_->max_len)
+                     : "no legal path: terrain, opposing bases or the table edge cut it off";
+    return out;
+  }
+  out.found = true;
+  out.length_in = f.length;
+  out.pieces = graph_->pieces_to(f, centre);
+  return out;
+}
+
+PathResult shortest_path(const Disc& mover, Vec2 goal, const MoveObstacles& world) {
+  return MoveField(mover, world).path_to(goal);
+}
+
+}  // namespace duels
