@@ -34,8 +34,9 @@ std::string default_journal_path(std::uint64_t seed) {
 void print_state(const GameState& s, std::ostream& out) {
   out << fmt::format("Round {} · {}\n", s.round, phase_name(s.phase));
   for (std::size_t t = 0; t < s.teams.size(); ++t) {
-    out << fmt::format("  {} ({} points{}){}\n", s.teams[t].name, s.team_points(static_cast<TeamId>(t)),
-                       s.teams[t].lost ? ", lost" : "", static_cast<TeamId>(t) == s.alpha ? " — alpha" : "");
+    out << fmt::format("  {} ({} points{}){}\n", s.teams[t].name,
+                       s.team_points(static_cast<TeamId>(t)), s.teams[t].lost ? ", lost" : "",
+                       static_cast<TeamId>(t) == s.alpha ? " — alpha" : "");
     for (FigureId f : s.team_figures(static_cast<TeamId>(t), false)) {
       const auto& fs = s.figures[static_cast<std::size_t>(f)];
       if (fs.eliminated) {
@@ -43,10 +44,12 @@ void print_state(const GameState& s, std::ostream& out) {
         continue;
       }
       std::vector<dice::Die> base;
-      for (DieId id : fs.dice_in(DieZone::Base)) base.push_back(fs.dice[static_cast<std::size_t>(id)].die);
-      out << fmt::format("    {:<10} Head {} / Weapon {} / Body {}  holes {}  base: {}\n", fs.def.name,
-                         fs.value(DialKind::Head), fs.value(DialKind::Weapon), fs.value(DialKind::Body),
-                         fs.bullet_holes(), base.empty() ? std::string("-") : dice::to_notation(base));
+      for (DieId id : fs.dice_in(DieZone::Base))
+        base.push_back(fs.dice[static_cast<std::size_t>(id)].die);
+      out << fmt::format("    {:<10} Head {} / Weapon {} / Body {}  holes {}  base: {}\n",
+                         fs.def.name, fs.value(DialKind::Head), fs.value(DialKind::Weapon),
+                         fs.value(DialKind::Body), fs.bullet_holes(),
+                         base.empty() ? std::string("-") : dice::to_notation(base));
     }
   }
   out << "> " << prompt(s) << "\n";
@@ -68,12 +71,16 @@ struct Console {
     if (const auto* action = std::get_if<match::ConsoleAction>(&*parsed)) {
       switch (action->kind) {
         case match::ConsoleAction::Undo:
-          if (auto r = match.undo()) out << where << ": " << r->reason << "\n";
-          else out << "undone.\n";
+          if (auto r = match.undo())
+            out << where << ": " << r->reason << "\n";
+          else
+            out << "undone.\n";
           return true;
         case match::ConsoleAction::Redo:
-          if (auto r = match.redo()) out << where << ": " << r->reason << "\n";
-          else out << "redone.\n";
+          if (auto r = match.redo())
+            out << where << ": " << r->reason << "\n";
+          else
+            out << "redone.\n";
           return true;
         case match::ConsoleAction::Show:
           print_state(match.state(), out);
@@ -89,8 +96,11 @@ struct Console {
             auto cmd = ai.next(match.state());
             if (!cmd) break;
             auto r = match.play(*cmd);
-            if (!r) throw std::runtime_error("the built-in opponent made an illegal move: " + r.error().reason);
-            for (const auto& e : *r) out << "  " << e.text << "\n";
+            if (!r)
+              throw std::runtime_error("the built-in opponent made an illegal move: " +
+                                       r.error().reason);
+            for (const auto& e : *r)
+              out << "  " << e.text << "\n";
             ++played;
           }
           return true;
@@ -105,7 +115,8 @@ struct Console {
       out << fmt::format("{}: not allowed: {}\n", where, r.error().reason);
       return !stop_on_error;
     }
-    for (const auto& e : *r) out << (e.kind == "step" ? "      " : "  ") << e.text << "\n";
+    for (const auto& e : *r)
+      out << (e.kind == "step" ? "      " : "  ") << e.text << "\n";
     return true;
   }
 };
@@ -123,18 +134,22 @@ void add_match(CLI::App& root) {
     };
     auto o = std::make_shared<Opts>();
     auto* c = m->add_subcommand("new", "Start a match journal");
-    c->add_option("--teams", o->teams, "sample teams from assets/teams, comma-separated")->delimiter(',');
-    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")->delimiter(',');
+    c->add_option("--teams", o->teams, "sample teams from assets/teams, comma-separated")
+        ->delimiter(',');
+    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")
+        ->delimiter(',');
     c->add_option("--seed", o->seed, "seed for virtual rolls");
     c->add_option("--journal", o->journal, "journal file (default: in the data folder)");
     c->callback([o] {
       const AssetLibrary lib = load_asset_library(assets_dir());
-      if (o->teams.empty() == o->figures.empty()) throw UsageError("give either --teams or --figures");
+      if (o->teams.empty() == o->figures.empty())
+        throw UsageError("give either --teams or --figures");
       const MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")
                                                 : setup_from_teams(lib, o->teams);
       const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
       const std::string path = o->journal.empty() ? default_journal_path(seed) : o->journal;
-      if (fs::exists(path)) throw UsageError(fmt::format("{} exists; a journal is never overwritten", path));
+      if (fs::exists(path))
+        throw UsageError(fmt::format("{} exists; a journal is never overwritten", path));
       DuelsMatch match = DuelsMatch::create(path, setup, seed);
       std::cout << fmt::format("New match journal: {}\n(seed {})\n", path, seed);
       print_state(match.state(), std::cout);
@@ -148,7 +163,8 @@ void add_match(CLI::App& root) {
     auto o = std::make_shared<Opts>();
     auto* c = m->add_subcommand("play", "Play commands from a script file into a match journal");
     c->add_option("journal", o->journal, "match journal")->required();
-    c->add_option("--script", o->script, "command file (see `duels match resume` then `help`)")->required();
+    c->add_option("--script", o->script, "command file (see `duels match resume` then `help`)")
+        ->required();
     c->callback([o] {
       DuelsMatch match = DuelsMatch::resume(o->journal);
       std::ifstream in(o->script);
@@ -172,12 +188,17 @@ void add_match(CLI::App& root) {
     c->add_option("journal", *path, "match journal")->required();
     c->callback([path] {
       DuelsMatch match = DuelsMatch::resume(*path);
-      for (const auto& w : match.history().warnings) std::cout << "note: " << w << "\n";
+      for (const auto& w : match.history().warnings)
+        std::cout << "note: " << w << "\n";
       if (match.history().error) std::cout << "note: " << match.history().error->message() << "\n";
-      if (match.repaired()) std::cout << "note: the damaged tail was cut off (the original is kept as " << *path << ".damaged)\n";
-      std::cout << fmt::format("Resumed after event {}. Type `help` for commands.\n", match.history().last_seq);
+      if (match.repaired())
+        std::cout << "note: the damaged tail was cut off (the original is kept as " << *path
+                  << ".damaged)\n";
+      std::cout << fmt::format("Resumed after event {}. Type `help` for commands.\n",
+                               match.history().last_seq);
       print_state(match.state(), std::cout);
-      Console console{match, dice::Rng(match.seed() ^ (match.history().last_seq * 7919)), std::cout};
+      Console console{match, dice::Rng(match.seed() ^ (match.history().last_seq * 7919)),
+                      std::cout};
       std::string line;
       int n = 0;
       while (std::getline(std::cin, line)) {
@@ -212,17 +233,20 @@ void add_match(CLI::App& root) {
             log.push_back(j);
           }
         }
-        nlohmann::json out{{"event", r.last_seq}, {"hash", hash}, {"state", to_json(r.state)},
-                           {"log", log}, {"warnings", r.warnings}, {"seed", r.seed}};
+        nlohmann::json out{{"event", r.last_seq},       {"hash", hash},
+                           {"state", to_json(r.state)}, {"log", log},
+                           {"warnings", r.warnings},    {"seed", r.seed}};
         if (r.error) out["error"] = r.error->message();
         std::cout << out.dump() << "\n";
         return;
       }
-      for (const auto& w : r.warnings) std::cout << "note: " << w << "\n";
+      for (const auto& w : r.warnings)
+        std::cout << "note: " << w << "\n";
       if (r.error) std::cout << "stopped: " << r.error->message() << "\n";
       for (const auto& step : r.steps) {
         for (const auto& e : step.events) {
-          std::cout << fmt::format("{:>5} {}{}\n", step.seq, e.kind == "step" ? "    " : "", e.text);
+          std::cout << fmt::format("{:>5} {}{}\n", step.seq, e.kind == "step" ? "    " : "",
+                                   e.text);
         }
       }
       std::cout << fmt::format("\nAfter event {} (state hash {}):\n", r.last_seq, hash);
@@ -260,12 +284,15 @@ void add_match(CLI::App& root) {
         try {
           const auto r = match::replay(match::read_journal(f.string()));
           std::string teams;
-          for (const auto& t : r.setup.teams) teams += (teams.empty() ? "" : " vs ") + t.name;
+          for (const auto& t : r.setup.teams)
+            teams += (teams.empty() ? "" : " vs ") + t.name;
           row["teams"] = teams;
           row["events"] = r.last_seq;
           row["round"] = r.state.round;
-          row["status"] = r.state.winner ? r.state.teams[static_cast<std::size_t>(*r.state.winner)].name + " won"
-                                         : std::string(phase_name(r.state.phase));
+          row["status"] =
+              r.state.winner
+                  ? r.state.teams[static_cast<std::size_t>(*r.state.winner)].name + " won"
+                  : std::string(phase_name(r.state.phase));
         } catch (const std::exception& e) {
           row["error"] = e.what();
         }
@@ -278,11 +305,13 @@ void add_match(CLI::App& root) {
       if (out.empty()) std::cout << fmt::format("No matches in {}\n", dir.string());
       for (const auto& row : out) {
         if (row.contains("error")) {
-          std::cout << fmt::format("{}  (unreadable: {})\n", row["journal"].get<std::string>(), row["error"].get<std::string>());
+          std::cout << fmt::format("{}  (unreadable: {})\n", row["journal"].get<std::string>(),
+                                   row["error"].get<std::string>());
         } else {
-          std::cout << fmt::format("{}  {}  round {}  {} events  {}\n", row["journal"].get<std::string>(),
-                                   row["teams"].get<std::string>(), row["round"].get<int>(),
-                                   row["events"].get<std::uint64_t>(), row["status"].get<std::string>());
+          std::cout << fmt::format(
+              "{}  {}  round {}  {} events  {}\n", row["journal"].get<std::string>(),
+              row["teams"].get<std::string>(), row["round"].get<int>(),
+              row["events"].get<std::uint64_t>(), row["status"].get<std::string>());
         }
       }
     });
@@ -297,8 +326,11 @@ void add_match(CLI::App& root) {
       bool quiet = false;
     };
     auto o = std::make_shared<Opts>();
-    auto* c = m->add_subcommand("autoplay", "Both sides played by the built-in opponent, into a journal (resumes if it exists)");
-    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")->delimiter(',');
+    auto* c = m->add_subcommand(
+        "autoplay",
+        "Both sides played by the built-in opponent, into a journal (resumes if it exists)");
+    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")
+        ->delimiter(',');
     c->add_option("--teams", o->teams, "sample teams, comma-separated")->delimiter(',');
     c->add_option("--seed", o->seed, "seed: the same seed plays the same match")->required();
     c->add_option("--journal", o->journal, "journal file")->required();
@@ -308,12 +340,15 @@ void add_match(CLI::App& root) {
       std::optional<DuelsMatch> match;
       if (fs::exists(o->journal)) {
         match.emplace(DuelsMatch::resume(o->journal));
-        if (match->seed() != o->seed) throw UsageError(fmt::format("{} was started with seed {}", o->journal, match->seed()));
+        if (match->seed() != o->seed)
+          throw UsageError(fmt::format("{} was started with seed {}", o->journal, match->seed()));
       } else {
         const AssetLibrary lib = load_asset_library(assets_dir());
-        if (o->teams.empty() == o->figures.empty()) throw UsageError("give either --teams or --figures");
-        const MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")
-                                                  : setup_from_teams(lib, o->teams);
+        if (o->teams.empty() == o->figures.empty())
+          throw UsageError("give either --teams or --figures");
+        const MatchSetup setup = o->teams.empty()
+                                     ? setup_from_loadouts(lib, o->figures, "--figures")
+                                     : setup_from_teams(lib, o->teams);
         match.emplace(DuelsMatch::create(o->journal, setup, o->seed));
       }
       AutoPlayer ai(o->seed);
@@ -323,15 +358,18 @@ void add_match(CLI::App& root) {
         auto cmd = ai.next(match->state());
         if (!cmd) break;
         auto r = match->play(*cmd);
-        if (!r) throw std::runtime_error("the built-in opponent made an illegal move: " + r.error().reason);
+        if (!r)
+          throw std::runtime_error("the built-in opponent made an illegal move: " +
+                                   r.error().reason);
         if (!o->quiet) {
-          for (const auto& e : *r) std::cout << (e.kind == "step" ? "      " : "  ") << e.text << "\n";
+          for (const auto& e : *r)
+            std::cout << (e.kind == "step" ? "      " : "  ") << e.text << "\n";
         }
         ++played;
       }
       const auto& s = match->state();
-      std::cout << fmt::format("{} after {} events (state hash {:016x})\n", prompt(s), match->history().last_seq,
-                               state_hash(s));
+      std::cout << fmt::format("{} after {} events (state hash {:016x})\n", prompt(s),
+                               match->history().last_seq, state_hash(s));
     });
   }
 }

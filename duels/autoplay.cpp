@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "duels/engine.hpp"
+#include "duels/geometry.hpp"
 #include "duels/odds.hpp"
 
 namespace duels {
@@ -65,19 +66,19 @@ std::vector<DieId> choose_dice(const FigureState& f) {
   return out;
 }
 
-std::optional<FigureId> nearest_enemy(const GameState& s, FigureId me) {
-  std::optional<FigureId> best;
-  double best_d = 0;
+// Enemies on the table, nearest first (at most `n`).
+std::vector<FigureId> nearest_enemies(const GameState& s, FigureId me, std::size_t n) {
+  std::vector<std::pair<double, FigureId>> all;
   for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
     const auto& f = fig(s, o);
     if (f.eliminated || f.team == fig(s, me).team || !f.position) continue;
-    const double d = dist(*f.position, *fig(s, me).position);
-    if (!best || d < best_d) {
-      best = o;
-      best_d = d;
-    }
+    all.emplace_back(dist(*f.position, *fig(s, me).position), o);
   }
-  return best;
+  std::sort(all.begin(), all.end());
+  std::vector<FigureId> out;
+  for (std::size_t i = 0; i < all.size() && i < n; ++i)
+    out.push_back(all[i].second);
+  return out;
 }
 
 // The attack subset with the most expected clicks (against no dodge, to stay quick).
@@ -187,10 +188,12 @@ double OddsCache::expected_clicks(const OddsQuery& q) {
   };
   std::vector<dice::Colour> shields = q.shields;
   std::sort(shields.begin(), shields.end());
-  std::string key = std::to_string(q.weapon) + "/" + std::to_string(q.body) + "/" + sorted(q.attack) +
-                    "/" + sorted(q.dodge) + "/";
-  for (auto c : shields) key += static_cast<char>('a' + static_cast<int>(c));
-  for (const auto& [c, b] : q.bonus) key += "/" + std::to_string(static_cast<int>(c)) + ":" + std::to_string(b);
+  std::string key = std::to_string(q.weapon) + "/" + std::to_string(q.body) + "/" +
+                    sorted(q.attack) + "/" + sorted(q.dodge) + "/";
+  for (auto c : shields)
+    key += static_cast<char>('a' + static_cast<int>(c));
+  for (const auto& [c, b] : q.bonus)
+    key += "/" + std::to_string(static_cast<int>(c)) + ":" + std::to_string(b);
   if (auto it = map_.find(key); it != map_.end()) return it->second;
   const double e = attack_odds(q).expected_clicks();
   map_.emplace(std::move(key), e);
@@ -205,22 +208,24 @@ double open_table_gap(const FigureState& a, const FigureState& b) {
 Measurement open_table_measurement(const GameState& s, FigureId attacker, FigureId target) {
   const auto& a = fig(s, attacker);
   const auto& t = fig(s, target);
-  Measurement m{open_table_gap(a, t), a.def.base_diameter_in, true, {}};
-  // A base whose disc the centre line crosses blocks it (a simple, conservative test).
-  const Point p = *a.position;
-  const Point q = *t.position;
-  const double len = dist(p, q);
+  auto disc = [](const FigureState& f) {
+    return Disc{Vec2{f.position->x, f.position->y}, f.def.base_diameter_in / 2};
+  };
+  Obstacles others;
   for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
     const auto& f = fig(s, o);
-    if (o == attacker || o == target || f.eliminated || !f.position || len == 0) continue;
-    const double u =
-        ((f.position->x - p.x) * (q.x - p.x) + (f.position->y - p.y) * (q.y - p.y)) / (len * len);
-    if (u <= 0 || u >= 1) continue;
-    const Point c{p.x + u * (q.x - p.x), p.y + u * (q.y - p.y)};
-    if (dist(c, *f.position) < f.def.base_diameter_in / 2) {
-      m.line_of_fire = false;
-      m.blockers.push_back(f.def.name);
-    }
+    if (o == attacker || o == target || f.eliminated || !f.position) continue;
+    others.push_back({f.def.name, Shape::make_circle(Vec2{f.position->x, f.position->y},
+                                                     f.def.base_diameter_in / 2)});
+  }
+  const LineOfFireResult lof = line_of_fire(disc(a), disc(t), others);
+  Measurement m{std::max(0.0, open_table_gap(a, t)), a.def.base_diameter_in, lof.clear, {}};
+  if (lof.clear) {
+    m.gap_in = lof.gap_in;
+    m.chord_in = std::min(lof.chord_in, a.def.base_diameter_in);
+  } else {
+    for (std::size_t b : lof.blockers)
+      m.blockers.push_back(others[b].id);
   }
   return m;
 }
@@ -303,11 +308,20 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
     }
   }
   const auto& f = fig(s, me);
-  const auto target = nearest_enemy(s, me);
-  if (!target || !f.position) return EndTurn{me};
-  const Measurement m = open_table_measurement(s, me, *target);
-  if (f.attacks < 2 && m.line_of_fire) {
-    if (auto dice = best_attack(s, me, *target, m, *cache_)) return DeclareAttack{me, *target, m, *dice};
+  const auto enemies = nearest_enemies(s, me, 4);
+  if (enemies.empty() || !f.position) return EndTurn{me};
+  // Attack the nearest enemy in line of fire that some dice on the base can reach.
+  std::optional<FigureId> target;
+  Measurement m;
+  for (FigureId e : enemies) {
+    const Measurement em = open_table_measurement(s, me, e);
+    if (!target) {
+      target = e;  // the one to close in on when nothing can be attacked
+      m = em;
+    }
+    if (f.attacks < 2 && em.line_of_fire) {
+      if (auto dice = best_attack(s, me, e, em, *cache_)) return DeclareAttack{me, e, em, *dice};
+    }
   }
   if (!f.moved) {
     // Close in, stopping half an inch short of the target's base; roll the white dice when far.
@@ -328,7 +342,15 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
     const double allowance = f.value(DialKind::Head) + sum;
     const double travel = std::max(0.0, std::min(allowance, m.gap_in - 0.5));
     const Point from = *f.position;
-    const Point to = *fig(s, *target).position;
+    Point to = *fig(s, *target).position;
+    if (!m.line_of_fire) {
+      // Step round whatever blocks the line: aim beside the target.
+      const double dx = to.x - from.x;
+      const double dy = to.y - from.y;
+      const double len = std::max(1e-9, std::hypot(dx, dy));
+      const double side = (me % 2 == 0 ? 1.0 : -1.0) * 4.0;
+      to = Point{to.x - dy / len * side, to.y + dx / len * side};
+    }
     const double d = dist(from, to);
     const Point end =
         d > 0 ? Point{from.x + (to.x - from.x) * travel / d, from.y + (to.y - from.y) * travel / d}

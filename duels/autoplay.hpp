@@ -32,7 +32,9 @@ class OddsCache {
 class AutoPlayer {
  public:
   explicit AutoPlayer(std::uint64_t seed, std::shared_ptr<OddsCache> cache = nullptr)
-      : seed_(seed), roller_(seed), cache_(cache ? std::move(cache) : std::make_shared<OddsCache>()) {}
+      : seed_(seed),
+        roller_(seed),
+        cache_(cache ? std::move(cache) : std::make_shared<OddsCache>()) {}
 
   /// The next command for the current state; nullopt when the match is over. Each call rolls
   /// from a generator seeded by (seed, step), so a match resumed at step n with set_step(n)

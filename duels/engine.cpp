@@ -266,7 +266,8 @@ std::optional<TeamId> next_active_team(const GameState& s) {
 }
 
 void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
-  ev.push_back({"team_turn_end", fmt::format("Every figure of {} has acted.", team_name(s, t)), std::nullopt});
+  ev.push_back({"team_turn_end", fmt::format("Every figure of {} has acted.", team_name(s, t)),
+                std::nullopt});
   for (auto it = s.countdowns.begin(); it != s.countdowns.end();) {
     if (it->team != t) {
       ++it;
@@ -1237,21 +1238,25 @@ std::uint64_t state_hash(const GameState& s) {
   for (const auto& f : s.figures) {
     h.str(f.def.name);
     h.i64(f.team);
-    for (int d : f.dial) h.i64(d);
+    for (int d : f.dial)
+      h.i64(d);
     h.opt(f.position);
     h.i64(f.eliminated);
     h.i64(f.chose_dice);
     h.i64(f.turn_done);
     h.i64(f.moved);
     h.i64(f.attacks);
-    for (const auto& d : f.dice) h.i64(static_cast<int>(d.zone));
-    for (const auto& g : f.gear) h.i64(g.removed);
+    for (const auto& d : f.dice)
+      h.i64(static_cast<int>(d.zone));
+    for (const auto& g : f.gear)
+      h.i64(g.removed);
   }
   for (const auto& t : s.terrain) {
     h.str(t.id);
     h.i64(t.team);
   }
-  for (TeamId t : s.alpha_contenders) h.i64(t);
+  for (TeamId t : s.alpha_contenders)
+    h.i64(t);
   h.i64(s.alpha);
   h.i64(s.placing);
   h.i64(s.active_team);
@@ -1263,9 +1268,11 @@ std::uint64_t state_hash(const GameState& s) {
     h.i64(p.target);
     h.f64(p.gap_in);
     h.f64(p.chord_in);
-    for (DieId d : p.attack_dice) h.i64(d);
+    for (DieId d : p.attack_dice)
+      h.i64(d);
     h.i64(-1);
-    for (DieId d : p.dodge_dice) h.i64(d);
+    for (DieId d : p.dodge_dice)
+      h.i64(d);
     h.i64(static_cast<int>(p.stage));
     h.i64(p.result.clicks);
     h.i64(p.result.hit);

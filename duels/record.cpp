@@ -24,9 +24,12 @@ const json& field(const json& j, const char* key, const std::string& path) {
   return *it;
 }
 
-std::string sub(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
+std::string sub(const std::string& path, const char* key) {
+  return path.empty() ? key : path + "." + key;
+}
 
-long long integer(const json& j, const char* key, const std::string& path, long long lo, long long hi) {
+long long integer(const json& j, const char* key, const std::string& path, long long lo,
+                  long long hi) {
   const json& v = field(j, key, path);
   if (!v.is_number_integer()) bad(sub(path, key), "a whole number");
   const long long n = v.get<long long>();
@@ -88,7 +91,9 @@ std::vector<int> int_list(const json& j, const char* key, const std::string& pat
   return out;
 }
 
-json point_json(const Point& p) { return json::array({p.x, p.y}); }
+json point_json(const Point& p) {
+  return json::array({p.x, p.y});
+}
 
 Point point_from(const json& v, const std::string& path) {
   if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
@@ -116,7 +121,8 @@ FigureDef figure_from_json(const json& j, const std::string& path) {
   if (!bonus.is_object()) bad(sub(path, "damage_bonus"), "an object");
   for (const auto& [k, v] : bonus.items()) {
     const std::string bpath = sub(path, "damage_bonus") + "." + k;
-    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 10) bad(bpath, "a bonus from 0 to 10");
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 10)
+      bad(bpath, "a bonus from 0 to 10");
     f.damage_bonus[colour(json(k), bpath)] = v.get<int>();
   }
   const json& dials = field(j, "dials", path);
@@ -130,7 +136,8 @@ FigureDef figure_from_json(const json& j, const std::string& path) {
       DialPosition p;
       p.value = static_cast<int>(integer(positions[i], "value", ppath, -20, 99));
       p.bullet_holes = static_cast<int>(integer(positions[i], "holes", ppath, 0, 3));
-      if (positions[i].contains("shield")) p.shield = colour(positions[i]["shield"], ppath + ".shield");
+      if (positions[i].contains("shield"))
+        p.shield = colour(positions[i]["shield"], ppath + ".shield");
       f.dials[static_cast<std::size_t>(d)].positions.push_back(p);
     }
   }
@@ -152,7 +159,8 @@ GearDef gear_from_json(const json& j, const std::string& path) {
   g.name = text(j, "name", path);
   g.points = static_cast<int>(integer(j, "points", path, 0, kMaxGearPoints));
   g.dice = dice_list(j, "dice", path);
-  for (auto& d : g.dice) d.origin = g.id;
+  for (auto& d : g.dice)
+    d.origin = g.id;
   const json& shields = array(j, "shields", path);
   for (std::size_t i = 0; i < shields.size(); ++i) {
     g.shields.push_back(colour(shields[i], fmt::format("{}.shields[{}]", path, i)));
@@ -167,7 +175,8 @@ json setup_to_json(const MatchSetup& setup) {
     json figures = json::array();
     for (const auto& f : t.figures) {
       json gear = json::array();
-      for (const auto& g : f.gear) gear.push_back(to_json(g));
+      for (const auto& g : f.gear)
+        gear.push_back(to_json(g));
       json fj{{"figure", to_json(f.figure)}, {"gear", gear}};
       if (f.position) fj["position"] = point_json(*f.position);
       figures.push_back(fj);
@@ -189,7 +198,7 @@ MatchSetup setup_from_json(const json& j) {
     const std::string tpath = fmt::format("setup.teams[{}]", t);
     TeamSetup ts{text(teams[t], "name", tpath), {}};
     const json& figures = array(teams[t], "figures", tpath);
-    if (figures.empty() || figures.size() > 32) bad(tpath + ".figures", "1 to 32 figures");
+    if (figures.empty() || figures.size() > 128) bad(tpath + ".figures", "1 to 128 figures");
     for (std::size_t i = 0; i < figures.size(); ++i) {
       const std::string fpath = fmt::format("{}.figures[{}]", tpath, i);
       FigureSetup fs;
@@ -198,13 +207,15 @@ MatchSetup setup_from_json(const json& j) {
       for (std::size_t k = 0; k < gear.size(); ++k) {
         fs.gear.push_back(gear_from_json(gear[k], fmt::format("{}.gear[{}]", fpath, k)));
       }
-      if (figures[i].contains("position")) fs.position = point_from(figures[i]["position"], fpath + ".position");
+      if (figures[i].contains("position"))
+        fs.position = point_from(figures[i]["position"], fpath + ".position");
       ts.figures.push_back(fs);
     }
     s.teams.push_back(ts);
   }
   const json& o = field(j, "options", "setup");
-  s.options.wild_alone_attack_needs_range = boolean(o, "wild_alone_attack_needs_range", "setup.options");
+  s.options.wild_alone_attack_needs_range =
+      boolean(o, "wild_alone_attack_needs_range", "setup.options");
   s.options.enforce_placement_distance = boolean(o, "enforce_placement_distance", "setup.options");
   s.options.placement_distance_in = number(o, "placement_distance_in", "setup.options", 0, 1000);
   return s;
@@ -214,24 +225,35 @@ namespace {
 
 json rolls_json(const std::vector<DieRoll>& rolls) {
   json out = json::array();
-  for (const auto& r : rolls) out.push_back({r.die, r.face});
+  for (const auto& r : rolls)
+    out.push_back({r.die, r.face});
   return out;
 }
 
 struct ToJson {
   json operator()(const RollForAlpha& c) const {
     json rolls = json::object();
-    for (const auto& [t, r] : c.rolls) rolls[std::to_string(t)] = {r[0], r[1]};
+    for (const auto& [t, r] : c.rolls)
+      rolls[std::to_string(t)] = {r[0], r[1]};
     return {{"type", "roll_for_alpha"}, {"rolls", rolls}};
   }
-  json operator()(const PlaceTerrain& c) const { return {{"type", "place_terrain"}, {"team", c.team}, {"id", c.id}}; }
-  json operator()(const PassTerrain& c) const { return {{"type", "pass_terrain"}, {"team", c.team}}; }
+  json operator()(const PlaceTerrain& c) const {
+    return {{"type", "place_terrain"}, {"team", c.team}, {"id", c.id}};
+  }
+  json operator()(const PassTerrain& c) const {
+    return {{"type", "pass_terrain"}, {"team", c.team}};
+  }
   json operator()(const PlaceFigure& c) const {
     return {{"type", "place_figure"}, {"figure", c.figure}, {"at", point_json(c.at)}};
   }
-  json operator()(const ChooseDice& c) const { return {{"type", "choose_dice"}, {"figure", c.figure}, {"dice", c.dice}}; }
+  json operator()(const ChooseDice& c) const {
+    return {{"type", "choose_dice"}, {"figure", c.figure}, {"dice", c.dice}};
+  }
   json operator()(const Move& c) const {
-    json j{{"type", "move"}, {"figure", c.figure}, {"rolls", rolls_json(c.rolls)}, {"distance_in", c.distance_in}};
+    json j{{"type", "move"},
+           {"figure", c.figure},
+           {"rolls", rolls_json(c.rolls)},
+           {"distance_in", c.distance_in}};
     if (c.to) j["to"] = point_json(*c.to);
     return j;
   }
@@ -245,15 +267,22 @@ struct ToJson {
             {"blockers", c.measurement.blockers},
             {"dice", c.dice}};
   }
-  json operator()(const ChooseDodge& c) const { return {{"type", "choose_dodge"}, {"dice", c.dice}}; }
+  json operator()(const ChooseDodge& c) const {
+    return {{"type", "choose_dodge"}, {"dice", c.dice}};
+  }
   json operator()(const RollAttack& c) const {
     json j{{"type", "roll_attack"}, {"attack", c.attack_faces}, {"dodge", c.dodge_faces}};
     if (c.bonus) j["bonus"] = dice::colour_name(*c.bonus);
     return j;
   }
-  json operator()(const RemoveGear& c) const { return {{"type", "remove_gear"}, {"gear", c.gear_id}}; }
+  json operator()(const RemoveGear& c) const {
+    return {{"type", "remove_gear"}, {"gear", c.gear_id}};
+  }
   json operator()(const AssignDamage& c) const {
-    return {{"type", "assign_damage"}, {"dial", c.dial == DialKind::Head ? "head" : c.dial == DialKind::Weapon ? "weapon" : "body"}};
+    return {{"type", "assign_damage"},
+            {"dial", c.dial == DialKind::Head     ? "head"
+                     : c.dial == DialKind::Weapon ? "weapon"
+                                                  : "body"}};
   }
   json operator()(const EndTurn& c) const { return {{"type", "end_turn"}, {"figure", c.figure}}; }
 };
@@ -262,7 +291,9 @@ constexpr int kMaxId = 4096;
 
 }  // namespace
 
-json command_to_json(const Command& command) { return std::visit(ToJson{}, command); }
+json command_to_json(const Command& command) {
+  return std::visit(ToJson{}, command);
+}
 
 Command command_from_json(const json& j) {
   const std::string type = text(j, "type", "command");
@@ -270,7 +301,8 @@ Command command_from_json(const json& j) {
   if (type == "roll_for_alpha") {
     RollForAlpha c;
     const json& rolls = field(j, "rolls", p);
-    if (!rolls.is_object() || rolls.size() > 16) bad("command.rolls", "an object of team → [d6, d6]");
+    if (!rolls.is_object() || rolls.size() > 16)
+      bad("command.rolls", "an object of team → [d6, d6]");
     for (const auto& [k, v] : rolls.items()) {
       int team = 0;
       try {
@@ -280,20 +312,25 @@ Command command_from_json(const json& j) {
       } catch (const std::exception&) {
         bad("command.rolls", "team numbers as keys");
       }
-      if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer()) {
+      if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() ||
+          !v[1].is_number_integer()) {
         bad("command.rolls." + k, "two d6 results");
       }
       c.rolls[team] = {v[0].get<int>(), v[1].get<int>()};
     }
     return c;
   }
-  if (type == "place_terrain") return PlaceTerrain{static_cast<TeamId>(integer(j, "team", p, 0, kMaxId)), text(j, "id", p)};
-  if (type == "pass_terrain") return PassTerrain{static_cast<TeamId>(integer(j, "team", p, 0, kMaxId))};
+  if (type == "place_terrain")
+    return PlaceTerrain{static_cast<TeamId>(integer(j, "team", p, 0, kMaxId)), text(j, "id", p)};
+  if (type == "pass_terrain")
+    return PassTerrain{static_cast<TeamId>(integer(j, "team", p, 0, kMaxId))};
   if (type == "place_figure") {
-    return PlaceFigure{static_cast<FigureId>(integer(j, "figure", p, 0, kMaxId)), point_from(field(j, "at", p), "command.at")};
+    return PlaceFigure{static_cast<FigureId>(integer(j, "figure", p, 0, kMaxId)),
+                       point_from(field(j, "at", p), "command.at")};
   }
   if (type == "choose_dice") {
-    return ChooseDice{static_cast<FigureId>(integer(j, "figure", p, 0, kMaxId)), int_list(j, "dice", p, 0, kMaxId)};
+    return ChooseDice{static_cast<FigureId>(integer(j, "figure", p, 0, kMaxId)),
+                      int_list(j, "dice", p, 0, kMaxId)};
   }
   if (type == "move") {
     Move c;
@@ -301,7 +338,8 @@ Command command_from_json(const json& j) {
     const json& rolls = array(j, "rolls", p);
     if (rolls.size() > 64) bad("command.rolls", "at most 64 dice");
     for (const auto& r : rolls) {
-      if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer()) {
+      if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() ||
+          !r[1].is_number_integer()) {
         bad("command.rolls", "[die, face] pairs");
       }
       c.rolls.push_back({r[0].get<int>(), r[1].get<int>()});

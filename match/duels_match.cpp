@@ -12,11 +12,14 @@ namespace duels::match {
 
 namespace {
 
-std::string program_name() { return "duels 0.1.0"; }
+std::string program_name() {
+  return "duels 0.1.0";
+}
 
 GameState initial_state(const MatchSetup& setup, const std::string& where) {
   auto s = new_game(setup);
-  if (!s) throw DataException({where, 1, "body.setup", "a playable set-up (" + s.error().reason + ")"});
+  if (!s)
+    throw DataException({where, 1, "body.setup", "a playable set-up (" + s.error().reason + ")"});
   return *s;
 }
 
@@ -25,7 +28,9 @@ GameState initial_state(const MatchSetup& setup, const std::string& where) {
 Replay replay(const JournalContents& contents, std::optional<std::uint64_t> at) {
   Replay r;
   if (contents.header.kind != kDuelsKind) {
-    throw DataException({"", 1, "kind", fmt::format("a Duels match journal (this one is '{}')", contents.header.kind)});
+    throw DataException(
+        {"", 1, "kind",
+         fmt::format("a Duels match journal (this one is '{}')", contents.header.kind)});
   }
   try {
     r.setup = setup_from_json(contents.header.body.at("setup"));
@@ -40,7 +45,8 @@ Replay replay(const JournalContents& contents, std::optional<std::uint64_t> at) 
   r.error = contents.error;
   auto rebuild_state = [&] {
     r.state = initial_state(r.setup, "");
-    for (auto& step : r.steps) step.events = *duels::apply(r.state, step.command);
+    for (auto& step : r.steps)
+      step.events = *duels::apply(r.state, step.command);
   };
   for (const auto& e : contents.entries) {
     if (at && e.seq > *at) break;
@@ -52,14 +58,16 @@ Replay replay(const JournalContents& contents, std::optional<std::uint64_t> at) 
       try {
         c = command_from_json(e.data);
       } catch (const DataException& ex) {
-        fail(fmt::format("a command ({}: {}); events before it are recovered", ex.error().field, ex.error().expected));
+        fail(fmt::format("a command ({}: {}); events before it are recovered", ex.error().field,
+                         ex.error().expected));
         break;
       }
       auto applied = duels::apply(r.state, c);
       if (!applied) {
-        fail(fmt::format("a command that is legal at this point (the rules refuse it: {}); events "
-                         "before it are recovered",
-                         applied.error().reason));
+        fail(
+            fmt::format("a command that is legal at this point (the rules refuse it: {}); events "
+                        "before it are recovered",
+                        applied.error().reason));
         break;
       }
       r.steps.push_back({e.seq, c, *applied});
@@ -95,7 +103,8 @@ Replay replay(const JournalContents& contents, std::optional<std::uint64_t> at) 
   return r;
 }
 
-DuelsMatch DuelsMatch::create(const std::string& path, const MatchSetup& setup, std::uint64_t seed) {
+DuelsMatch DuelsMatch::create(const std::string& path, const MatchSetup& setup,
+                              std::uint64_t seed) {
   const GameState start = initial_state(setup, path);
   JournalHeader h;
   h.program = program_name();
@@ -131,7 +140,8 @@ DuelsMatch DuelsMatch::resume(const std::string& path) {
     std::string line;
     std::uint64_t bytes = 0;
     int line_no = 0;
-    const int last_line = r.last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(r.last_seq - 1)].line;
+    const int last_line =
+        r.last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(r.last_seq - 1)].line;
     while (std::getline(in, line) && line_no < last_line) {
       bytes += line.size() + 1;
       ++line_no;
@@ -158,7 +168,8 @@ Expected<std::vector<Event>, Rejection> DuelsMatch::play(const Command& command)
 void DuelsMatch::rebuild() {
   auto s = new_game(replay_.setup);
   replay_.state = *s;
-  for (auto& step : replay_.steps) step.events = *duels::apply(replay_.state, step.command);
+  for (auto& step : replay_.steps)
+    step.events = *duels::apply(replay_.state, step.command);
 }
 
 std::optional<Rejection> DuelsMatch::undo() {

@@ -27,7 +27,9 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-std::string crc_hex(const std::string& s) { return fmt::format("{:016x}", fnv1a(s)); }
+std::string crc_hex(const std::string& s) {
+  return fmt::format("{:016x}", fnv1a(s));
+}
 
 // Checks a line's checksum; returns the object without "crc" when it holds.
 std::optional<nlohmann::json> verify(const std::string& line) {
@@ -88,17 +90,23 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
   }
   const bool last_complete = !text.empty() && text.back() == '\n';
   if (lines.empty()) {
-    throw DataException({name, 1, "header", "a journal header line (the file is empty — it was cut off while being created; there is nothing to recover)"});
+    throw DataException({name, 1, "header",
+                         "a journal header line (the file is empty — it was cut off while being "
+                         "created; there is nothing to recover)"});
   }
   // Header.
   {
     const std::string line = text.substr(lines[0].first, lines[0].second - lines[0].first);
     if (lines.size() == 1 && !last_complete) {
-      throw DataException({name, 1, "header", "a complete header line (it was cut off while being written; there is nothing to recover)"});
+      throw DataException({name, 1, "header",
+                           "a complete header line (it was cut off while being written; there is "
+                           "nothing to recover)"});
     }
     auto h = verify(line);
     if (!h) {
-      throw DataException({name, 1, "header", "an intact header line (it is damaged: its checksum does not match; the file may not be a journal)"});
+      throw DataException({name, 1, "header",
+                           "an intact header line (it is damaged: its checksum does not match; the "
+                           "file may not be a journal)"});
     }
     const auto& hj = *h;
     if (!hj.contains("schema_version") || !hj["schema_version"].is_number_integer()) {
@@ -107,16 +115,20 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
     out.header.schema_version = hj["schema_version"].get<int>();
     out.header.program = hj.value("program", std::string());
     if (out.header.schema_version > kJournalSchemaVersion) {
-      throw DataException({name, 1, "schema_version",
-                           fmt::format("version {} or older (this journal is version {}, written by "
-                                       "a newer program, {}: update Duels Companion to open it)",
-                                       kJournalSchemaVersion, out.header.schema_version,
-                                       out.header.program.empty() ? "unknown" : out.header.program)});
+      throw DataException(
+          {name, 1, "schema_version",
+           fmt::format("version {} or older (this journal is version {}, written by "
+                       "a newer program, {}: update Duels Companion to open it)",
+                       kJournalSchemaVersion, out.header.schema_version,
+                       out.header.program.empty() ? "unknown" : out.header.program)});
     }
     if (out.header.schema_version < 1) {
-      throw DataException({name, 1, "schema_version", fmt::format("version 1 to {}, not {}", kJournalSchemaVersion, out.header.schema_version)});
+      throw DataException({name, 1, "schema_version",
+                           fmt::format("version 1 to {}, not {}", kJournalSchemaVersion,
+                                       out.header.schema_version)});
     }
-    if (hj.value("type", std::string()) != "header") throw DataException({name, 1, "type", "\"header\" on the first line"});
+    if (hj.value("type", std::string()) != "header")
+      throw DataException({name, 1, "type", "\"header\" on the first line"});
     out.header.created = hj.value("created", std::string());
     out.header.kind = hj.value("kind", std::string());
     out.header.body = hj.value("body", nlohmann::json::object());
@@ -138,13 +150,14 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
     }
     auto j = verify(line);
     if (!j) {
-      out.error = DataError{name, line_no, fmt::format("event {}", expected_seq),
-                            fmt::format("an intact line (it is damaged: {}); events 1 to {} before it are "
-                                        "recovered, nothing after it is used",
-                                        nlohmann::json::parse(line, nullptr, false).is_discarded()
-                                            ? "not valid JSON"
-                                            : "its checksum does not match",
-                                        expected_seq - 1)};
+      out.error =
+          DataError{name, line_no, fmt::format("event {}", expected_seq),
+                    fmt::format("an intact line (it is damaged: {}); events 1 to {} before it are "
+                                "recovered, nothing after it is used",
+                                nlohmann::json::parse(line, nullptr, false).is_discarded()
+                                    ? "not valid JSON"
+                                    : "its checksum does not match",
+                                expected_seq - 1)};
       break;
     }
     const auto seq = j->value("seq", std::uint64_t{0});
@@ -174,9 +187,12 @@ JournalWriter JournalWriter::create(const std::string& path, const JournalHeader
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) io_fail("cannot create journal", path);
   JournalWriter w(path, fd, 1);
-  nlohmann::json h{{"type", "header"},        {"seq", 0},
-                   {"schema_version", header.schema_version}, {"program", header.program},
-                   {"created", header.created}, {"kind", header.kind},
+  nlohmann::json h{{"type", "header"},
+                   {"seq", 0},
+                   {"schema_version", header.schema_version},
+                   {"program", header.program},
+                   {"created", header.created},
+                   {"kind", header.kind},
                    {"body", header.body}};
   w.write_line(seal_line(h));
   sync_dir(path);
@@ -207,7 +223,8 @@ JournalWriter JournalWriter::append_to(const std::string& path, const JournalCon
       ::close(fd);
     }
     std::error_code ec;
-    std::filesystem::copy_file(path, path + ".damaged", std::filesystem::copy_options::overwrite_existing, ec);
+    std::filesystem::copy_file(path, path + ".damaged",
+                               std::filesystem::copy_options::overwrite_existing, ec);
     std::filesystem::rename(tmp, path);
     sync_dir(path);
     if (repaired != nullptr) *repaired = true;

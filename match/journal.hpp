@@ -45,8 +45,8 @@ struct JournalContents {
   std::vector<JournalEntry> entries;
   std::vector<std::string> warnings;  ///< e.g. a torn last line that was dropped
   std::optional<DataError> error;
-  bool torn_tail = false;            ///< the last line was incomplete and was dropped
-  std::uint64_t valid_bytes = 0;     ///< length of the intact prefix of the file
+  bool torn_tail = false;         ///< the last line was incomplete and was dropped
+  std::uint64_t valid_bytes = 0;  ///< length of the intact prefix of the file
 };
 
 /// Reads a journal. Throws DataException when there is nothing to recover (missing file,

@@ -30,7 +30,9 @@ std::vector<std::string> words_of(std::string_view line) {
   std::string current;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if (c == '#' && (i + 1 >= line.size() || !std::isdigit(static_cast<unsigned char>(line[i + 1])))) break;
+    if (c == '#' &&
+        (i + 1 >= line.size() || !std::isdigit(static_cast<unsigned char>(line[i + 1]))))
+      break;
     if (std::isspace(static_cast<unsigned char>(c))) {
       if (!current.empty()) out.push_back(std::move(current));
       current.clear();
@@ -61,14 +63,15 @@ Expected<FigureId, Err> figure_named(const GameState& s, const std::string& name
     if (lower(s.figures[i].def.name) == lower(name)) return static_cast<FigureId>(i);
   }
   std::string known;
-  for (const auto& f : s.figures) known += (known.empty() ? "" : ", ") + f.def.name;
+  for (const auto& f : s.figures)
+    known += (known.empty() ? "" : ", ") + f.def.name;
   return Err(fmt::format("no figure called '{}' (figures: {})", name, known));
 }
 
 // Dice references: "#3" (index) or notation ("yellow:d8", "2xwhite:d6"), matched in die order
 // among the figure's dice in `zone`.
-Expected<std::vector<DieId>, Err> dice_refs(const FigureState& f, const std::vector<std::string>& words,
-                                            DieZone zone) {
+Expected<std::vector<DieId>, Err> dice_refs(const FigureState& f,
+                                            const std::vector<std::string>& words, DieZone zone) {
   std::vector<DieId> out;
   std::set<DieId> used;
   for (const auto& w : words) {
@@ -177,7 +180,8 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
   if (verb == "alpha") {
     if (s.alpha_contenders.empty()) return Err("the alpha team is already settled");
     if (w.size() - 1 != s.alpha_contenders.size()) {
-      return Err(fmt::format("{} rolls like 6+5, one per team still rolling", s.alpha_contenders.size()));
+      return Err(
+          fmt::format("{} rolls like 6+5, one per team still rolling", s.alpha_contenders.size()));
     }
     RollForAlpha c;
     for (std::size_t i = 0; i < s.alpha_contenders.size(); ++i) {
@@ -237,13 +241,16 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
             bool found = false;
             for (std::size_t k = 0; k < fig.dice.size() && !found; ++k) {
               const auto& d = fig.dice[k];
-              if (d.zone == DieZone::Base && d.die.sides == r.die.sides && d.die.colour == r.die.colour &&
-                  d.die.ace == r.die.ace && used.insert(static_cast<DieId>(k)).second) {
+              if (d.zone == DieZone::Base && d.die.sides == r.die.sides &&
+                  d.die.colour == r.die.colour && d.die.ace == r.die.ace &&
+                  used.insert(static_cast<DieId>(k)).second) {
                 c.rolls.push_back({static_cast<DieId>(k), r.face});
                 found = true;
               }
             }
-            if (!found) return Err(fmt::format("{} has no {} on its base", fig.def.name, dice::to_notation(r.die)));
+            if (!found)
+              return Err(
+                  fmt::format("{} has no {} on its base", fig.def.name, dice::to_notation(r.die)));
           }
         }
         --i;
@@ -254,12 +261,17 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     return ScriptLine{Command{c}};
   }
   if (verb == "attack") {
-    if (auto e = need(6, "attack FIGURE TARGET gap IN [chord IN] [blocked BY] with DICE…")) return *e;
+    if (auto e = need(6, "attack FIGURE TARGET gap IN [chord IN] [blocked BY] with DICE…"))
+      return *e;
     auto a = figure_named(s, w[1]);
     if (!a) return a.error();
     auto t = figure_named(s, w[2]);
     if (!t) return t.error();
-    DeclareAttack c{*a, *t, Measurement{0, s.figures[static_cast<std::size_t>(*a)].def.base_diameter_in, true, {}}, {}};
+    DeclareAttack c{
+        *a,
+        *t,
+        Measurement{0, s.figures[static_cast<std::size_t>(*a)].def.base_diameter_in, true, {}},
+        {}};
     bool have_gap = false;
     std::size_t i = 3;
     for (; i < w.size() && lower(w[i]) != "with"; ++i) {
@@ -280,7 +292,8 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     if (!have_gap) return Err("the gap: attack FIGURE TARGET gap IN … (edge to edge, inches)");
     if (i >= w.size()) return Err("the attack dice: … with DICE…");
     auto ids = dice_refs(s.figures[static_cast<std::size_t>(*a)],
-                         std::vector<std::string>(w.begin() + static_cast<long>(i) + 1, w.end()), DieZone::Base);
+                         std::vector<std::string>(w.begin() + static_cast<long>(i) + 1, w.end()),
+                         DieZone::Base);
     if (!ids) return ids.error();
     c.dice = *ids;
     return ScriptLine{Command{c}};
@@ -289,7 +302,8 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     if (!s.attack) return Err("there is no attack to dodge");
     std::vector<std::string> refs(w.begin() + 1, w.end());
     if (refs.size() == 1 && lower(refs[0]) == "none") refs.clear();
-    auto ids = dice_refs(s.figures[static_cast<std::size_t>(s.attack->target)], refs, DieZone::Base);
+    auto ids =
+        dice_refs(s.figures[static_cast<std::size_t>(s.attack->target)], refs, DieZone::Base);
     if (!ids) return ids.error();
     return ScriptLine{Command{ChooseDodge{*ids}}};
   }
@@ -314,8 +328,10 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
       }
     }
     if (att.empty() && dod.empty()) {
-      for (DieId id : p.attack_dice) c.attack_faces.push_back(rng.uniform(a.dice[static_cast<std::size_t>(id)].die.sides));
-      for (DieId id : p.dodge_dice) c.dodge_faces.push_back(rng.uniform(d.dice[static_cast<std::size_t>(id)].die.sides));
+      for (DieId id : p.attack_dice)
+        c.attack_faces.push_back(rng.uniform(a.dice[static_cast<std::size_t>(id)].die.sides));
+      for (DieId id : p.dodge_dice)
+        c.dodge_faces.push_back(rng.uniform(d.dice[static_cast<std::size_t>(id)].die.sides));
     } else {
       auto af = faces_of(a, p.attack_dice, att);
       if (!af) return af.error();
@@ -346,9 +362,10 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     if (!f) return f.error();
     return ScriptLine{Command{EndTurn{*f}}};
   }
-  return Err(fmt::format("a command (alpha, terrain, pass, place, choose, move, attack, dodge, roll, "
-                         "gear, damage, end, undo, redo, auto, show, help), not '{}'",
-                         w[0]));
+  return Err(
+      fmt::format("a command (alpha, terrain, pass, place, choose, move, attack, dodge, roll, "
+                  "gear, damage, end, undo, redo, auto, show, help), not '{}'",
+                  w[0]));
 }
 
 }  // namespace duels::match

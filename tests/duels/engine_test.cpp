@@ -398,26 +398,54 @@ TEST(Engine, RandomCommandsRejectedWithoutSideEffects) {
     for (int i = 0; i < 400; ++i) {
       auto pick = [&](int n) { return rng.uniform(n) - 1; };
       std::vector<DieId> dice;
-      for (int k = pick(4); k > 0; --k) dice.push_back(pick(9));
+      for (int k = pick(4); k > 0; --k)
+        dice.push_back(pick(9));
       Command c;
       switch (pick(12)) {
-        case 0: c = RollForAlpha{{{0, {rng.uniform(6), rng.uniform(6)}}, {1, {rng.uniform(6), rng.uniform(6)}}}}; break;
-        case 1: c = PassTerrain{pick(2)}; break;
-        case 2: c = PlaceTerrain{pick(3), "t" + std::to_string(pick(3))}; break;
-        case 3: c = ChooseDice{pick(3), dice}; break;
-        case 4: c = Move{pick(3), {}, static_cast<double>(pick(12)), std::nullopt}; break;
-        case 5: c = DeclareAttack{pick(2), pick(3), Measurement{static_cast<double>(pick(30)), 2, pick(5) > 0, {}}, dice}; break;
-        case 6: c = ChooseDodge{dice}; break;
-        case 7: c = RollAttack{{rng.uniform(8), rng.uniform(8)}, {rng.uniform(6)}, std::nullopt}; break;
-        case 8: c = RemoveGear{pick(2) == 0 ? "deck" : "nothing"}; break;
-        case 9: c = AssignDamage{static_cast<DialKind>(pick(3))}; break;
-        case 10: c = EndTurn{pick(3)}; break;
-        default: c = RollAttack{{rng.uniform(8)}, {}, std::nullopt}; break;
+        case 0:
+          c = RollForAlpha{
+              {{0, {rng.uniform(6), rng.uniform(6)}}, {1, {rng.uniform(6), rng.uniform(6)}}}};
+          break;
+        case 1:
+          c = PassTerrain{pick(2)};
+          break;
+        case 2:
+          c = PlaceTerrain{pick(3), "t" + std::to_string(pick(3))};
+          break;
+        case 3:
+          c = ChooseDice{pick(3), dice};
+          break;
+        case 4:
+          c = Move{pick(3), {}, static_cast<double>(pick(12)), std::nullopt};
+          break;
+        case 5:
+          c = DeclareAttack{pick(2), pick(3),
+                            Measurement{static_cast<double>(pick(30)), 2, pick(5) > 0, {}}, dice};
+          break;
+        case 6:
+          c = ChooseDodge{dice};
+          break;
+        case 7:
+          c = RollAttack{{rng.uniform(8), rng.uniform(8)}, {rng.uniform(6)}, std::nullopt};
+          break;
+        case 8:
+          c = RemoveGear{pick(2) == 0 ? "deck" : "nothing"};
+          break;
+        case 9:
+          c = AssignDamage{static_cast<DialKind>(pick(3))};
+          break;
+        case 10:
+          c = EndTurn{pick(3)};
+          break;
+        default:
+          c = RollAttack{{rng.uniform(8)}, {}, std::nullopt};
+          break;
       }
       const GameState before = s;
       auto r = duels::apply(s, c);
       if (!r) {
-        ASSERT_EQ(s, before) << command_name(c) << " was rejected but changed the state: " << r.error().reason;
+        ASSERT_EQ(s, before) << command_name(c)
+                             << " was rejected but changed the state: " << r.error().reason;
       }
       for (const auto& f : s.figures) {
         for (int k = 0; k < 3; ++k) {

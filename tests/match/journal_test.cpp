@@ -45,7 +45,8 @@ MatchSetup sample_setup() {
     TeamSetup t{name, {}};
     for (const auto& member : lib.teams.at(name).members) {
       FigureSetup fs{*lib.find_figure(member.figure), {}, std::nullopt};
-      for (const auto& g : member.gear) fs.gear.push_back(*lib.find_gear(g));
+      for (const auto& g : member.gear)
+        fs.gear.push_back(*lib.find_gear(g));
       t.figures.push_back(fs);
     }
     m.teams.push_back(t);
@@ -132,7 +133,8 @@ TEST(Journal, FlippedByteMidFileStopsThereAndKeepsEverythingBefore) {
   std::string text = slurp(path);
   // Find line 21 (event 20) and flip a byte inside it.
   std::size_t pos = 0;
-  for (int line = 1; line < 21; ++line) pos = text.find('\n', pos) + 1;
+  for (int line = 1; line < 21; ++line)
+    pos = text.find('\n', pos) + 1;
   text[pos + 10] = static_cast<char>(text[pos + 10] ^ 0x20);
   spit(path, text);
   const JournalContents c = read_journal(path);
@@ -176,7 +178,8 @@ TEST(Journal, NewerSchemaVersionAsksForAnUpdate) {
     FAIL() << "no error";
   } catch (const DataException& e) {
     EXPECT_EQ(e.error().field, "schema_version");
-    EXPECT_NE(std::string(e.what()).find("newer program, duels 9.0.0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("newer program, duels 9.0.0"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -199,7 +202,8 @@ TEST(Journal, EditedIllegalCommandStopsReplay) {
   std::string text = slurp(path);
   // Re-seal line 6 (event 5) with a command the rules refuse: a figure that does not exist.
   std::size_t start = 0;
-  for (int line = 1; line < 6; ++line) start = text.find('\n', start) + 1;
+  for (int line = 1; line < 6; ++line)
+    start = text.find('\n', start) + 1;
   const std::size_t end = text.find('\n', start);
   auto j = nlohmann::json::parse(text.substr(start, end - start));
   j["data"] = {{"type", "end_turn"}, {"figure", 40}};

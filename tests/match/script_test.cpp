@@ -13,7 +13,8 @@ GameState fresh() {
   const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
   MatchSetup m;
   m.teams.push_back({"Red", {{*lib.find_figure("Razor"), {}, std::nullopt}}});
-  m.teams.push_back({"Blue", {{*lib.find_figure("Hex"), {*lib.find_gear("spirit-ward")}, std::nullopt}}});
+  m.teams.push_back(
+      {"Blue", {{*lib.find_figure("Hex"), {*lib.find_gear("spirit-ward")}, std::nullopt}}});
   return *new_game(m);
 }
 
@@ -37,9 +38,9 @@ std::string error_of(const GameState& s, const std::string& line) {
 TEST(Script, PlaysAnOpeningAndAnAttack) {
   GameState s = fresh();
   dice::Rng rng(5);
-  for (const char* line : {"alpha 6+5 1+1", "pass", "pass", "place razor 30 57", "place Hex 30 3",
-                           "choose Razor yellow:d8:ace blue:d8 #4 2xwhite:d6  # comment",
-                           "choose Hex none"}) {
+  for (const char* line :
+       {"alpha 6+5 1+1", "pass", "pass", "place razor 30 57", "place Hex 30 3",
+        "choose Razor yellow:d8:ace blue:d8 #4 2xwhite:d6  # comment", "choose Hex none"}) {
     run(s, line, rng);
   }
   EXPECT_EQ(s.phase, Phase::Turns);
@@ -62,8 +63,8 @@ TEST(Script, VirtualRollIsSeeded) {
   GameState a = fresh();
   dice::Rng r1(9), r2(9);
   for (const char* line : {"alpha 6+5 1+1", "pass", "pass", "place razor 30 57", "place Hex 30 3",
-                           "choose Razor blue:d8", "choose Hex white:d6", "attack Razor Hex gap 5 with blue:d8",
-                           "dodge white:d6"}) {
+                           "choose Razor blue:d8", "choose Hex white:d6",
+                           "attack Razor Hex gap 5 with blue:d8", "dodge white:d6"}) {
     run(a, line, r1);
   }
   GameState b = a;
@@ -79,7 +80,8 @@ TEST(Script, ErrorsSayWhatWasExpected) {
             std::string::npos);
   EXPECT_NE(error_of(s, "place Razor x 2").find("X and Y in inches"), std::string::npos);
   EXPECT_NE(error_of(s, "choose Razor purple:d6").find("a colour"), std::string::npos);
-  EXPECT_NE(error_of(s, "choose Razor red:d12").find("has no red:d12 in its cup"), std::string::npos);
+  EXPECT_NE(error_of(s, "choose Razor red:d12").find("has no red:d12 in its cup"),
+            std::string::npos);
   EXPECT_NE(error_of(s, "dance").find("not 'dance'"), std::string::npos);
   EXPECT_NE(error_of(s, "roll").find("no attack"), std::string::npos);
   EXPECT_NE(error_of(s, "damage toe").find("head, weapon or body"), std::string::npos);
@@ -101,13 +103,16 @@ TEST(Script, ConsoleActions) {
 TEST(Script, NeverCrashesOnRandomLines) {
   GameState s = fresh();
   dice::Rng rng(3);
-  const std::vector<std::string> words = {"alpha", "6+5", "place", "Razor", "Hex", "choose", "#3",
-                                          "yellow:d8", "move", "to", "roll", "attack", "gap", "with",
-                                          "dodge", "none", "/", "ace", "9", "-1", "1e400", "#", "end"};
+  const std::vector<std::string> words = {"alpha", "6+5",       "place", "Razor", "Hex",  "choose",
+                                          "#3",    "yellow:d8", "move",  "to",    "roll", "attack",
+                                          "gap",   "with",      "dodge", "none",  "/",    "ace",
+                                          "9",     "-1",        "1e400", "#",     "end"};
   for (int i = 0; i < 5000; ++i) {
     std::string line;
     const int n = rng.uniform(8);
-    for (int k = 0; k < n; ++k) line += words[static_cast<std::size_t>(rng.uniform(static_cast<int>(words.size())) - 1)] + " ";
+    for (int k = 0; k < n; ++k)
+      line +=
+          words[static_cast<std::size_t>(rng.uniform(static_cast<int>(words.size())) - 1)] + " ";
     auto parsed = parse_script_line(s, line, rng);
     if (parsed) {
       if (const auto* c = std::get_if<Command>(&*parsed)) (void)duels::apply(s, *c);
