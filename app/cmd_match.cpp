@@ -14,6 +14,7 @@
 #include "duels/autoplay.hpp"
 #include "duels/serialize.hpp"
 #include "match/duels_match.hpp"
+#include "match/index.hpp"
 #include "match/script.hpp"
 
 namespace duels::app {
@@ -29,6 +30,17 @@ std::string default_journal_path(std::uint64_t seed) {
   std::erase(stamp, ':');
   std::erase(stamp, '-');
   return (dir / fmt::format("{}-{}.jsonl", stamp, seed % 100000)).string();
+}
+
+// Keeps the match index in step with a journal. The journal is the truth, so a failure here is
+// only a note: `duels match list` re-reads journals the index has missed.
+void update_index(const std::string& journal) {
+  try {
+    match::MatchIndex index(match::default_index_path());
+    index.record(fs::absolute(journal).string(), match::replay(match::read_journal(journal)));
+  } catch (const std::exception& e) {
+    std::cerr << "note: the match index was not updated (" << e.what() << ")\n";
+  }
 }
 
 void print_state(const GameState& s, std::ostream& out) {
@@ -151,6 +163,7 @@ void add_match(CLI::App& root) {
       if (fs::exists(path))
         throw UsageError(fmt::format("{} exists; a journal is never overwritten", path));
       DuelsMatch match = DuelsMatch::create(path, setup, seed);
+      update_index(path);
       std::cout << fmt::format("New match journal: {}\n(seed {})\n", path, seed);
       print_state(match.state(), std::cout);
     });
@@ -175,9 +188,11 @@ void add_match(CLI::App& root) {
       while (std::getline(in, line)) {
         ++n;
         if (!console.run_line(line, fmt::format("{}:{}", o->script, n), true)) {
+          update_index(o->journal);
           throw DataException({o->script, n, "", "a command the rules accept here (see above)"});
         }
       }
+      update_index(o->journal);
       std::cout << "> " << prompt(match.state()) << "\n";
     });
   }
@@ -205,6 +220,7 @@ void add_match(CLI::App& root) {
         console.run_line(line, fmt::format("line {}", ++n), false);
         std::cout << "> " << prompt(match.state()) << "\n";
       }
+      update_index(*path);
     });
   }
   // show
@@ -261,6 +277,7 @@ void add_match(CLI::App& root) {
     c->callback([path] {
       DuelsMatch match = DuelsMatch::resume(*path);
       if (auto r = match.undo()) throw IllegalAction(r->reason);
+      update_index(*path);
       std::cout << "Undone.\n";
       print_state(match.state(), std::cout);
     });
@@ -272,47 +289,26 @@ void add_match(CLI::App& root) {
     c->add_flag("--json", *json, "print JSON");
     c->callback([json] {
       const fs::path dir = fs::path(match::data_dir()) / "matches";
-      std::vector<fs::path> files;
-      std::error_code ec;
-      for (const auto& e : fs::directory_iterator(dir, ec)) {
-        if (e.path().extension() == ".jsonl") files.push_back(e.path());
-      }
-      std::sort(files.begin(), files.end());
-      nlohmann::json out = nlohmann::json::array();
-      for (const auto& f : files) {
-        nlohmann::json row{{"journal", f.string()}};
-        try {
-          const auto r = match::replay(match::read_journal(f.string()));
-          std::string teams;
-          for (const auto& t : r.setup.teams)
-            teams += (teams.empty() ? "" : " vs ") + t.name;
-          row["teams"] = teams;
-          row["events"] = r.last_seq;
-          row["round"] = r.state.round;
-          row["status"] =
-              r.state.winner
-                  ? r.state.teams[static_cast<std::size_t>(*r.state.winner)].name + " won"
-                  : std::string(phase_name(r.state.phase));
-        } catch (const std::exception& e) {
-          row["error"] = e.what();
-        }
-        out.push_back(row);
-      }
+      match::MatchIndex index(match::default_index_path());
+      index.refresh(dir.string());
+      const auto rows = index.list();
       if (*json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& r : rows) {
+          out.push_back({{"journal", r.journal},
+                         {"teams", r.teams},
+                         {"events", r.events},
+                         {"round", r.round},
+                         {"status", r.status}});
+        }
         std::cout << out.dump() << "\n";
         return;
       }
-      if (out.empty()) std::cout << fmt::format("No matches in {}\n", dir.string());
-      for (const auto& row : out) {
-        if (row.contains("error")) {
-          std::cout << fmt::format("{}  (unreadable: {})\n", row["journal"].get<std::string>(),
-                                   row["error"].get<std::string>());
-        } else {
-          std::cout << fmt::format(
-              "{}  {}  round {}  {} events  {}\n", row["journal"].get<std::string>(),
-              row["teams"].get<std::string>(), row["round"].get<int>(),
-              row["events"].get<std::uint64_t>(), row["status"].get<std::string>());
-        }
+      if (rows.empty())
+        std::cout << fmt::format("No matches yet (journals live in {})\n", dir.string());
+      for (const auto& r : rows) {
+        std::cout << fmt::format("{}\n    {}  round {}  {} events  {}\n", r.journal, r.teams,
+                                 r.round, r.events, r.status);
       }
     });
   }
@@ -367,6 +363,7 @@ void add_match(CLI::App& root) {
         }
         ++played;
       }
+      update_index(o->journal);
       const auto& s = match->state();
       std::cout << fmt::format("{} after {} events (state hash {:016x})\n", prompt(s),
                                match->history().last_seq, state_hash(s));
@@ -374,7 +371,73 @@ void add_match(CLI::App& root) {
   }
 }
 
+void add_stats(CLI::App& root) {
+  auto json = std::make_shared<bool>(false);
+  auto* c = root.add_subcommand(
+      "stats", "Win rates, damage per attack by dice, Bad Karma and ace rates over all matches");
+  c->add_flag("--json", *json, "print JSON");
+  c->callback([json] {
+    match::MatchIndex index(match::default_index_path());
+    index.refresh((fs::path(match::data_dir()) / "matches").string());
+    const match::Stats st = index.stats();
+    auto rate = [](long long a, long long b) {
+      return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b);
+    };
+    if (*json) {
+      auto rates = [](const std::vector<match::WinRate>& v) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const auto& w : v)
+          a.push_back({{"name", w.name}, {"games", w.games}, {"wins", w.wins}});
+        return a;
+      };
+      nlohmann::json dice = nlohmann::json::array();
+      for (const auto& d : st.by_dice) {
+        dice.push_back({{"dice", d.dice},
+                        {"attacks", d.attacks},
+                        {"hit_rate", d.hit_rate},
+                        {"mean_clicks", d.mean_clicks}});
+      }
+      std::cout << nlohmann::json{{"matches", st.matches},
+                                  {"finished", st.finished},
+                                  {"by_figure", rates(st.by_figure)},
+                                  {"by_loadout", rates(st.by_loadout)},
+                                  {"by_dice", dice},
+                                  {"attacks", st.attacks},
+                                  {"attack_dice", st.attack_dice},
+                                  {"bad_karma_dice", st.bad_karma_dice},
+                                  {"aces", st.aces},
+                                  {"attacks_all_bad_karma", st.attacks_all_bad_karma}}
+                       .dump()
+                << "\n";
+      return;
+    }
+    std::cout << fmt::format("{} matches, {} finished\n\nWin rate by figure:\n", st.matches,
+                             st.finished);
+    for (const auto& w : st.by_figure) {
+      std::cout << fmt::format("  {:<28} {:>4} of {:<4} {:5.1f}%\n", w.name, w.wins, w.games,
+                               100 * rate(w.wins, w.games));
+    }
+    std::cout << "Win rate by loadout:\n";
+    for (const auto& w : st.by_loadout) {
+      std::cout << fmt::format("  {:<50} {:>4} of {:<4} {:5.1f}%\n", w.name, w.wins, w.games,
+                               100 * rate(w.wins, w.games));
+    }
+    std::cout << "Damage per attack by dice rolled:\n";
+    for (const auto& d : st.by_dice) {
+      std::cout << fmt::format("  {:<44} {:>5} attacks  hit {:5.1f}%  {:.2f} clicks\n", d.dice,
+                               d.attacks, 100 * d.hit_rate, d.mean_clicks);
+    }
+    std::cout << fmt::format(
+        "Bad Karma: {} of {} attack dice ({:.1f}%); {} of {} attacks lost every die\nAces: {} of "
+        "{} attack dice ({:.1f}%)\n",
+        st.bad_karma_dice, st.attack_dice, 100 * rate(st.bad_karma_dice, st.attack_dice),
+        st.attacks_all_bad_karma, st.attacks, st.aces, st.attack_dice,
+        100 * rate(st.aces, st.attack_dice));
+  });
+}
+
 DUELS_COMMAND(40, add_match);
+DUELS_COMMAND(41, add_stats);
 
 }  // namespace
 }  // namespace duels::app

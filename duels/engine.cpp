@@ -737,6 +737,8 @@ Result do_cmd(GameState& s, const RollAttack& c) {
   p.input = in;
   p.result = res;
   p.stage = AttackStage::Damage;
+  s.last_attack = p;
+  ++s.attacks_rolled;
   if (!res.hit) {
     ev.push_back({"miss", fmt::format("{} misses {}.", a.def.name, d.def.name), p.attacker});
     finish_attack(s, ev);
@@ -1285,6 +1287,7 @@ std::uint64_t state_hash(const GameState& s) {
     h.i64(c.counting);
   }
   h.opt(s.winner);
+  h.i64(s.attacks_rolled);
   return h.value();
 }
 

@@ -153,6 +153,9 @@ struct GameState {
   int teams_acted = 0;      ///< teams that finished their turn this round
   std::optional<FigureId> active_figure;
   std::optional<PendingAttack> attack;
+  /// The most recent attack that was rolled (its dice, result and clicks), for logs and stats.
+  std::optional<PendingAttack> last_attack;
+  int attacks_rolled = 0;  ///< attacks rolled so far in the match
   std::vector<Countdown> countdowns;
   std::optional<TeamId> winner;
   friend bool operator==(const GameState&, const GameState&) = default;

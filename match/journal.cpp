@@ -184,6 +184,9 @@ JournalContents read_journal(const std::string& path) {
 }
 
 JournalWriter JournalWriter::create(const std::string& path, const JournalHeader& header) {
+  std::error_code ec;
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) io_fail("cannot create journal", path);
   JournalWriter w(path, fd, 1);

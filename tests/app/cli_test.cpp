@@ -14,8 +14,9 @@ struct CmdResult {
   std::string out;  // stdout and stderr together
 };
 
-CmdResult run(const std::string& args) {
-  const std::string cmd = std::string(DUELS_BINARY) + " " + args + " 2>&1";
+// Runs `duels ARGS`, with `env` (like "XDG_DATA_HOME=/tmp/x ") set for it.
+CmdResult run_env(const std::string& env, const std::string& args) {
+  const std::string cmd = env + std::string(DUELS_BINARY) + " " + args + " 2>&1";
   CmdResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
@@ -26,6 +27,10 @@ CmdResult run(const std::string& args) {
   const int status = pclose(pipe);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+CmdResult run(const std::string& args) {
+  return run_env("", args);
 }
 
 TEST(Cli, ResolveJsonHasTheDocumentedFields) {
@@ -124,6 +129,87 @@ TEST(Cli, AdviseRanksLegalAttacks) {
   ASSERT_EQ(options.size(), 3U);  // blue, green, blue+green (yellow out of range, white can't)
   EXPECT_GE(options[0]["expected_clicks"].get<double>(),
             options[1]["expected_clicks"].get<double>());
+}
+
+}  // namespace
+
+namespace {
+
+std::string temp_dir(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + name;
+  std::string cmd = "rm -rf '" + dir + "' && mkdir -p '" + dir + "'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  return dir;
+}
+
+TEST(CliMatch, NewPlayShowUndoListStats) {
+  const std::string dir = temp_dir("cli_match");
+  const std::string env = "XDG_DATA_HOME='" + dir + "' ";
+  const std::string journal = dir + "/m.jsonl";
+  ASSERT_EQ(
+      run_env(env, "match new --figures Razor+armored-jacket,Hex --seed 5 --journal " + journal)
+          .code,
+      0);
+  const std::string script = dir + "/s.txt";
+  FILE* f = fopen(script.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs(
+      "alpha 6+5 2+3\npass\npass\nplace Razor 30 57\nplace Hex 30 3\n"
+      "choose Razor blue:d8 blue:d10:ace 2xwhite:d6\nchoose Hex white:d6 yellow:d6\n"
+      "move Razor 9 to 30 46 roll white:d6=2\n",
+      f);
+  fclose(f);
+  CmdResult played = run_env(env, "match play " + journal + " --script " + script);
+  ASSERT_EQ(played.code, 0) << played.out;
+  CmdResult shown = run_env(env, "match show " + journal + " --json");
+  ASSERT_EQ(shown.code, 0) << shown.out;
+  const auto j = nlohmann::json::parse(shown.out);
+  EXPECT_EQ(j["event"], 8);
+  EXPECT_EQ(j["state"]["phase"], "turns");
+  const std::string hash_after_move = j["hash"];
+  // Undo the move, then show at event 7: the same state either way.
+  ASSERT_EQ(run_env(env, "match undo " + journal).code, 0);
+  const auto undone = nlohmann::json::parse(run_env(env, "match show " + journal + " --json").out);
+  const auto at7 =
+      nlohmann::json::parse(run_env(env, "match show " + journal + " --json --at 7").out);
+  EXPECT_EQ(undone["hash"], at7["hash"]);
+  EXPECT_NE(undone["hash"], hash_after_move);
+  // An illegal script line: exit 3, with the script's file and line.
+  f = fopen(script.c_str(), "w");
+  fputs("attack Razor Hex gap 30 with blue:d8\n", f);
+  fclose(f);
+  played = run_env(env, "match play " + journal + " --script " + script);
+  EXPECT_EQ(played.code, 3);
+  EXPECT_NE(played.out.find(script + ":1: not allowed: blue dice can't attack at 30.0\""),
+            std::string::npos)
+      << played.out;
+  // Finish it with the built-in opponent; the index lists and counts it.
+  ASSERT_EQ(run_env(env, "match autoplay --journal " + journal + " --seed 5 --quiet").code, 0);
+  const auto list = nlohmann::json::parse(run_env(env, "match list --json").out);
+  ASSERT_EQ(list.size(), 1U);
+  EXPECT_NE(list[0]["status"].get<std::string>().find("won"), std::string::npos);
+  const auto stats = nlohmann::json::parse(run_env(env, "stats --json").out);
+  EXPECT_EQ(stats["matches"], 1);
+  EXPECT_EQ(stats["finished"], 1);
+  ASSERT_EQ(stats["by_figure"].size(), 2U);
+  EXPECT_EQ(stats["by_figure"][0]["wins"].get<int>() + stats["by_figure"][1]["wins"].get<int>(), 1);
+  EXPECT_GT(stats["attacks"].get<int>(), 0);
+}
+
+TEST(CliMatch, AutoplayIsDeterministicAndRefusesToOverwrite) {
+  const std::string dir = temp_dir("cli_autoplay");
+  const std::string env = "XDG_DATA_HOME='" + dir + "' ";
+  const CmdResult a =
+      run_env(env, "match autoplay --teams 'Tech Team,Heavy Team' --seed 8 --quiet --journal " +
+                       dir + "/a.jsonl");
+  const CmdResult b =
+      run_env(env, "match autoplay --teams 'Tech Team,Heavy Team' --seed 8 --quiet --journal " +
+                       dir + "/b.jsonl");
+  ASSERT_EQ(a.code, 0) << a.out;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(
+      run_env(env, "match new --teams 'Tech Team,Heavy Team' --journal " + dir + "/a.jsonl").code,
+      2);
 }
 
 }  // namespace

@@ -1,0 +1,82 @@
+#pragma once
+/// @file The match index: a SQLite database summarising every journal (teams, result, every
+/// attack), so `duels match list` and `duels stats` answer without replaying the journals.
+///
+/// The journals stay the truth: the index is a cache rebuilt from them. Each row remembers the
+/// journal's size and modification time; a journal that changed since is re-read, alone.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "match/duels_match.hpp"
+
+struct sqlite3;
+
+namespace duels::match {
+
+/// One match as listed.
+struct MatchRow {
+  std::string journal;
+  std::string created;
+  std::string teams;  ///< "Street Team vs Arcane Team"
+  std::uint64_t events = 0;
+  int round = 0;
+  std::string status;  ///< "Street Team won", "turns", …
+};
+
+/// A win rate with its count.
+struct WinRate {
+  std::string name;  ///< figure name, or loadout "Razor+armored-jacket"
+  int games = 0;
+  int wins = 0;
+};
+
+/// Attacks grouped by the dice rolled.
+struct DiceSetStats {
+  std::string dice;  ///< notation, sorted
+  int attacks = 0;
+  double hit_rate = 0;
+  double mean_clicks = 0;
+};
+
+/// What `duels stats` prints.
+struct Stats {
+  int matches = 0;
+  int finished = 0;
+  std::vector<WinRate> by_figure;
+  std::vector<WinRate> by_loadout;
+  std::vector<DiceSetStats> by_dice;
+  long long attack_dice = 0;     ///< attack dice rolled
+  long long bad_karma_dice = 0;  ///< of them, lost to Bad Karma
+  long long aces = 0;            ///< of them, aces
+  int attacks = 0;
+  int attacks_all_bad_karma = 0;  ///< attacks that lost every die
+};
+
+/// The index database.
+class MatchIndex {
+ public:
+  /// Opens (creating if needed) the database at `db_path`.
+  explicit MatchIndex(const std::string& db_path);
+  ~MatchIndex();
+  MatchIndex(const MatchIndex&) = delete;
+  MatchIndex& operator=(const MatchIndex&) = delete;
+
+  /// Stores a replayed journal's summary and attacks (replacing what was there).
+  void record(const std::string& journal, const Replay& replay);
+  /// Re-reads the journals in `folder` that are new or changed since they were indexed, and
+  /// forgets those that are gone. Returns how many were (re)read.
+  int refresh(const std::string& folder);
+  [[nodiscard]] std::vector<MatchRow> list() const;
+  [[nodiscard]] Stats stats() const;
+
+ private:
+  void exec(const char* sql) const;
+  sqlite3* db_ = nullptr;
+};
+
+/// The default index location: data_dir()/index.sqlite.
+std::string default_index_path();
+
+}  // namespace duels::match
