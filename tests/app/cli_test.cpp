@@ -213,3 +213,27 @@ TEST(CliMatch, AutoplayIsDeterministicAndRefusesToOverwrite) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliMatch, ReportWritesMarkdownHtmlChartsAndCsv) {
+  const std::string dir = temp_dir("cli_report");
+  const std::string env = "XDG_DATA_HOME='" + dir + "' ";
+  ASSERT_EQ(run_env(env, "match autoplay --figures Razor,Bulldozer --seed 4 --quiet --journal " +
+                             dir + "/m.jsonl")
+                .code,
+            0);
+  const CmdResult r =
+      run_env(env, "match report " + dir + "/m.jsonl --out " + dir + "/report --csv");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* f :
+       {"report.md", "report.html", "dice_luck.png", "damage.png", "dials.png", "rolls.csv"}) {
+    FILE* fp = fopen((dir + "/report/" + f).c_str(), "rb");
+    ASSERT_NE(fp, nullptr) << f;
+    fseek(fp, 0, SEEK_END);
+    EXPECT_GT(ftell(fp), 100) << f;
+    fclose(fp);
+  }
+}
+
+}  // namespace
