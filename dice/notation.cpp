@@ -240,8 +240,9 @@ std::string to_notation(const std::vector<Die>& dice) {
   std::string out;
   for (std::size_t i = 0; i < dice.size();) {
     std::size_t j = i;
-    while (j < dice.size() && dice[j].sides == dice[i].sides && dice[j].colour == dice[i].colour &&
-           dice[j].ace == dice[i].ace) {
+    // Group identical dice, at most 99 to a token (the notation's count limit).
+    while (j < dice.size() && j - i < 99 && dice[j].sides == dice[i].sides &&
+           dice[j].colour == dice[i].colour && dice[j].ace == dice[i].ace) {
       ++j;
     }
     if (!out.empty()) out += ' ';

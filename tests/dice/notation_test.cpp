@@ -122,3 +122,19 @@ TEST(Notation, NeverCrashesOnRandomText) {
 
 }  // namespace
 }  // namespace duels::dice
+
+namespace duels::dice {
+namespace {
+
+// Found by the fuzzer: 182 identical dice printed as "182xwhite:d12:ace" did not parse back.
+TEST(Notation, LargeGroupsStayWithinTheCountLimit) {
+  const auto pool = parse_pool("91xwhite:d12:ace 91xwhite:d12:ace");
+  ASSERT_TRUE(pool);
+  ASSERT_EQ(pool->size(), 182U);
+  const auto back = parse_pool(to_notation(*pool));
+  ASSERT_TRUE(back) << to_notation(*pool);
+  EXPECT_EQ(*back, *pool);
+}
+
+}  // namespace
+}  // namespace duels::dice
