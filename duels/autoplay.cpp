@@ -205,13 +205,14 @@ double open_table_gap(const FigureState& a, const FigureState& b) {
                            b.def.base_diameter_in / 2);
 }
 
-Measurement open_table_measurement(const GameState& s, FigureId attacker, FigureId target) {
+Measurement open_table_measurement(const GameState& s, FigureId attacker, FigureId target,
+                                   const Obstacles& terrain) {
   const auto& a = fig(s, attacker);
   const auto& t = fig(s, target);
   auto disc = [](const FigureState& f) {
     return Disc{Vec2{f.position->x, f.position->y}, f.def.base_diameter_in / 2};
   };
-  Obstacles others;
+  Obstacles others = terrain;
   for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
     const auto& f = fig(s, o);
     if (o == attacker || o == target || f.eliminated || !f.position) continue;

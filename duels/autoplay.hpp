@@ -12,6 +12,7 @@
 
 #include "dice/roller.hpp"
 #include "duels/commands.hpp"
+#include "duels/geometry.hpp"
 #include "duels/state.hpp"
 
 namespace duels {
@@ -56,8 +57,10 @@ class AutoPlayer {
 
 /// Edge-to-edge gap between two placed figures on an open table, in inches.
 double open_table_gap(const FigureState& a, const FigureState& b);
-/// Measurement on an open table: the gap, the attacker's diameter as chord, and whether the
-/// centre line crosses any other base (then the line is treated as blocked).
-Measurement open_table_measurement(const GameState& state, FigureId attacker, FigureId target);
+/// The measurement of step A from the bases' positions: the exact line of fire past every other
+/// base in play and the given terrain (geometry.hpp), with the gap and attacker chord along the
+/// witness line. Both figures must have positions.
+Measurement open_table_measurement(const GameState& state, FigureId attacker, FigureId target,
+                                   const Obstacles& terrain = {});
 
 }  // namespace duels

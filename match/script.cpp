@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dice/notation.hpp"
+#include "duels/autoplay.hpp"
 
 namespace duels::match {
 
@@ -144,7 +145,8 @@ terrain NAME | pass            the placing team puts down a terrain piece, or pl
 place FIGURE X Y               put a figure on the table (base centre, inches)
 choose FIGURE DICE… | none     dice from the cup to the base (yellow:d8, 2xwhite:d6 or #index)
 move FIGURE INCHES [to X Y] [roll white:d6=3 …]
-attack FIGURE TARGET gap IN [chord IN] [blocked BY] with DICE…
+attack FIGURE TARGET [gap IN [chord IN]] [blocked BY] with DICE…   no gap: measured from
+                               the bases' positions (exact line of fire past the other bases)
 dodge DICE… | dodge none
 roll [FACES… [/ FACES…]] [bonus COLOUR]   attack faces, '/', dodge faces (5, ace); no faces:
                                the match's seeded roller rolls them
@@ -261,7 +263,7 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     return ScriptLine{Command{c}};
   }
   if (verb == "attack") {
-    if (auto e = need(6, "attack FIGURE TARGET gap IN [chord IN] [blocked BY] with DICE…"))
+    if (auto e = need(5, "attack FIGURE TARGET [gap IN [chord IN]] [blocked BY] with DICE…"))
       return *e;
     auto a = figure_named(s, w[1]);
     if (!a) return a.error();
@@ -289,7 +291,18 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
         return Err(fmt::format("gap, chord, blocked or with, not '{}'", w[i]));
       }
     }
-    if (!have_gap) return Err("the gap: attack FIGURE TARGET gap IN … (edge to edge, inches)");
+    if (!have_gap) {
+      // No tape reading given: measure from the bases' positions, when both are on the table.
+      if (!s.figures[static_cast<std::size_t>(*a)].position ||
+          !s.figures[static_cast<std::size_t>(*t)].position) {
+        return Err(
+            "the gap: attack FIGURE TARGET gap IN … (edge to edge, inches), or place both bases "
+            "first");
+      }
+      const bool blocked_given = !c.measurement.line_of_fire;
+      c.measurement = open_table_measurement(s, *a, *t);
+      if (blocked_given) c.measurement.line_of_fire = false;
+    }
     if (i >= w.size()) return Err("the attack dice: … with DICE…");
     auto ids = dice_refs(s.figures[static_cast<std::size_t>(*a)],
                          std::vector<std::string>(w.begin() + static_cast<long>(i) + 1, w.end()),

@@ -7,7 +7,8 @@
 ///   place Razor 30 57              put a figure on the table (centre, inches)
 ///   choose Razor yellow:d8 #4 …    dice from the cup to the base (notation or #index); "none"
 ///   move Razor 9 [to 30 48] [roll white:d6=3]
-///   attack Razor Hex gap 11.5 [chord 2] [blocked crate] with blue:d8 blue:d10:ace
+///   attack Razor Hex [gap 11.5 [chord 2]] [blocked crate] with blue:d8 blue:d10:ace
+///                                  (no gap: measured from the bases' positions)
 ///   dodge white:d6 | dodge none
 ///   roll 5 ace / 3 [bonus yellow]  attack faces, then dodge faces after '/'; plain "roll" rolls
 ///                                  virtually with the match's seeded roller

@@ -59,6 +59,23 @@ TEST(Script, PlaysAnOpeningAndAnAttack) {
   EXPECT_EQ(s.active_team, 1);
 }
 
+TEST(Script, AttackWithoutAGapIsMeasuredFromPositions) {
+  GameState s = fresh();
+  dice::Rng rng(5);
+  for (const char* line :
+       {"alpha 6+5 1+1", "pass", "pass", "place razor 30 57", "place Hex 30 3",
+        "choose Razor blue:d8 green:d6", "choose Hex none", "move Razor 7 to 30 50"}) {
+    run(s, line, rng);
+  }
+  // Centres 47" apart, both bases 2": the gap is 45", beyond every Razor track.
+  auto parsed = parse_script_line(s, "attack Razor Hex with green:d6", rng);
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& c = std::get<DeclareAttack>(std::get<Command>(*parsed));
+  EXPECT_NEAR(c.measurement.gap_in, 45.0, 1e-9);
+  EXPECT_TRUE(c.measurement.line_of_fire);
+  EXPECT_FALSE(duels::apply(s, std::get<Command>(*parsed)));  // green ends at 26"
+}
+
 TEST(Script, VirtualRollIsSeeded) {
   GameState a = fresh();
   dice::Rng r1(9), r2(9);
