@@ -1,200 +1,49 @@
 #include "match/duels_match.hpp"
 
-#include <fmt/format.h>
-
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "duels/record.hpp"
 
 namespace duels::match {
 
-namespace {
-
-std::string program_name() {
-  return "duels 0.1.0";
+nlohmann::json DuelsGame::start_to_json(const Start& s) {
+  return {{"setup", setup_to_json(s.setup)}, {"seed", s.seed}};
 }
 
-GameState initial_state(const MatchSetup& setup, const std::string& where) {
-  auto s = new_game(setup);
-  if (!s)
-    throw DataException({where, 1, "body.setup", "a playable set-up (" + s.error().reason + ")"});
-  return *s;
+DuelsGame::Start DuelsGame::start_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("setup"))
+    throw DataException({"", 1, "setup", "a match set-up"});
+  if (!j.contains("seed") || !j["seed"].is_number_unsigned())
+    throw DataException({"", 1, "seed", "a seed"});
+  return Start{setup_from_json(j["setup"]), j["seed"].get<std::uint64_t>()};
 }
 
-}  // namespace
+Expected<GameState, std::string> DuelsGame::initial(const Start& s) {
+  auto g = new_game(s.setup);
+  if (!g) return g.error().reason;
+  return std::move(*g);
+}
+
+nlohmann::json DuelsGame::command_to_json(const Command& c) {
+  return duels::command_to_json(c);
+}
+
+Command DuelsGame::command_from_json(const nlohmann::json& j) {
+  return duels::command_from_json(j);
+}
 
 Replay replay(const JournalContents& contents, std::optional<std::uint64_t> at) {
-  Replay r;
-  if (contents.header.kind != kDuelsKind) {
-    throw DataException(
-        {"", 1, "kind",
-         fmt::format("a Duels match journal (this one is '{}')", contents.header.kind)});
-  }
-  try {
-    r.setup = setup_from_json(contents.header.body.at("setup"));
-    r.seed = contents.header.body.at("seed").get<std::uint64_t>();
-  } catch (const DataException& e) {
-    throw DataException({"", 1, "body." + e.error().field, e.error().expected});
-  } catch (const nlohmann::json::exception&) {
-    throw DataException({"", 1, "body", "a set-up and a seed"});
-  }
-  r.state = initial_state(r.setup, "");
-  r.warnings = contents.warnings;
-  r.error = contents.error;
-  auto rebuild_state = [&] {
-    r.state = initial_state(r.setup, "");
-    for (auto& step : r.steps)
-      step.events = *duels::apply(r.state, step.command);
-  };
-  for (const auto& e : contents.entries) {
-    if (at && e.seq > *at) break;
-    auto fail = [&](const std::string& expected) {
-      r.error = DataError{"", e.line, fmt::format("event {}", e.seq), expected};
-    };
-    if (e.type == "command") {
-      Command c;
-      try {
-        c = command_from_json(e.data);
-      } catch (const DataException& ex) {
-        fail(fmt::format("a command ({}: {}); events before it are recovered", ex.error().field,
-                         ex.error().expected));
-        break;
-      }
-      auto applied = duels::apply(r.state, c);
-      if (!applied) {
-        fail(
-            fmt::format("a command that is legal at this point (the rules refuse it: {}); events "
-                        "before it are recovered",
-                        applied.error().reason));
-        break;
-      }
-      r.steps.push_back({e.seq, c, *applied});
-      r.redo.clear();
-    } else if (e.type == "undo") {
-      if (r.steps.empty()) {
-        fail("something to undo");
-        break;
-      }
-      r.redo.push_back(std::move(r.steps.back()));
-      r.steps.pop_back();
-      rebuild_state();
-    } else if (e.type == "redo") {
-      if (r.redo.empty()) {
-        fail("something to redo");
-        break;
-      }
-      MatchStep step = std::move(r.redo.back());
-      r.redo.pop_back();
-      auto applied = duels::apply(r.state, step.command);
-      if (!applied) {
-        fail("a redo the rules accept");
-        break;
-      }
-      step.events = *applied;
-      r.steps.push_back(std::move(step));
-    } else {
-      fail(fmt::format("an entry type command, undo or redo (not '{}')", e.type));
-      break;
-    }
-    r.last_seq = e.seq;
-  }
-  return r;
+  return replay_session<DuelsGame>(contents, at);
 }
 
 DuelsMatch DuelsMatch::create(const std::string& path, const MatchSetup& setup,
                               std::uint64_t seed) {
-  const GameState start = initial_state(setup, path);
-  JournalHeader h;
-  h.program = program_name();
-  h.created = utc_now();
-  h.kind = kDuelsKind;
-  h.body = {{"setup", setup_to_json(setup)}, {"seed", seed}};
-  JournalWriter w = JournalWriter::create(path, h);
-  Replay r;
-  r.setup = setup;
-  r.seed = seed;
-  r.state = start;
-  return DuelsMatch(std::move(r), std::move(w), false);
+  return DuelsMatch(JournaledSession<DuelsGame>::create(path, DuelsStart{setup, seed}));
 }
 
 DuelsMatch DuelsMatch::resume(const std::string& path) {
-  const JournalContents contents = read_journal(path);
-  Replay r;
-  try {
-    r = replay(contents);
-  } catch (const DataException& e) {
-    DataError err = e.error();
-    err.file = path;
-    throw DataException(err);
-  }
-  if (r.error) r.error->file = path;
-  // Keep exactly the entries replay used; anything after a damaged line is cut off (in a new
-  // file, renamed over the old one).
-  bool repaired = false;
-  JournalContents prefix = contents;
-  if (r.error) {
-    // Recompute the intact prefix: header plus entries up to last_seq.
-    std::ifstream in(path, std::ios::binary);
-    std::string line;
-    std::uint64_t bytes = 0;
-    int line_no = 0;
-    const int last_line =
-        r.last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(r.last_seq - 1)].line;
-    while (std::getline(in, line) && line_no < last_line) {
-      bytes += line.size() + 1;
-      ++line_no;
-    }
-    prefix.valid_bytes = bytes;
-    prefix.entries.resize(static_cast<std::size_t>(r.last_seq));
-  }
-  JournalWriter w = JournalWriter::append_to(path, prefix, &repaired);
-  return DuelsMatch(std::move(r), std::move(w), repaired);
-}
-
-Expected<std::vector<Event>, Rejection> DuelsMatch::play(const Command& command) {
-  GameState next = replay_.state;
-  auto result = duels::apply(next, command);
-  if (!result) return result.error();
-  const JournalEntry e = writer_.append("command", command_to_json(command));
-  replay_.state = std::move(next);
-  replay_.steps.push_back({e.seq, command, *result});
-  replay_.redo.clear();
-  replay_.last_seq = e.seq;
-  return result;
-}
-
-void DuelsMatch::rebuild() {
-  auto s = new_game(replay_.setup);
-  replay_.state = *s;
-  for (auto& step : replay_.steps)
-    step.events = *duels::apply(replay_.state, step.command);
-}
-
-std::optional<Rejection> DuelsMatch::undo() {
-  if (replay_.steps.empty()) return Rejection{RejectCode::Other, "there is nothing to undo"};
-  const JournalEntry e = writer_.append("undo", nlohmann::json::object());
-  replay_.redo.push_back(std::move(replay_.steps.back()));
-  replay_.steps.pop_back();
-  replay_.last_seq = e.seq;
-  rebuild();
-  return std::nullopt;
-}
-
-std::optional<Rejection> DuelsMatch::redo() {
-  if (replay_.redo.empty()) return Rejection{RejectCode::Other, "there is nothing to redo"};
-  GameState next = replay_.state;
-  auto result = duels::apply(next, replay_.redo.back().command);
-  if (!result) return result.error();
-  const JournalEntry e = writer_.append("redo", nlohmann::json::object());
-  MatchStep step = std::move(replay_.redo.back());
-  replay_.redo.pop_back();
-  step.events = *result;
-  replay_.state = std::move(next);
-  replay_.steps.push_back(std::move(step));
-  replay_.last_seq = e.seq;
-  return std::nullopt;
+  return DuelsMatch(JournaledSession<DuelsGame>::resume(path));
 }
 
 std::string data_dir() {

@@ -1,6 +1,5 @@
 #pragma once
-/// @file A Duels match backed by its journal: every command is written and synced before it is
-/// applied, undo and redo are entries too, and opening the file replays it to the last event.
+/// @file A Duels match backed by its journal (session.hpp with the Duels rules engine).
 
 #include <cstdint>
 #include <optional>
@@ -8,68 +7,61 @@
 #include <vector>
 
 #include "duels/engine.hpp"
-#include "match/journal.hpp"
+#include "match/session.hpp"
 
 namespace duels::match {
 
 /// The journal kind of a Duels match.
 inline constexpr const char* kDuelsKind = "duels";
 
-/// One applied command with what it did.
-struct MatchStep {
-  std::uint64_t seq = 0;  ///< journal sequence number of the command
-  Command command;
-  std::vector<Event> events;
-};
-
-/// A journal replayed: the set-up, the state after the last (or the asked-for) event, and the
-/// commands in effect (undone ones left out).
-struct Replay {
+/// What a Duels match starts from: the set-up and the seed of its virtual rolls.
+struct DuelsStart {
   MatchSetup setup;
   std::uint64_t seed = 0;
-  GameState state;
-  std::vector<MatchStep> steps;
-  std::vector<MatchStep> redo;  ///< undone steps that redo would bring back, last undone last
-  std::uint64_t last_seq = 0;   ///< last journal entry used
-  std::vector<std::string> warnings;
-  std::optional<DataError> error;  ///< where replay stopped early, if it did
 };
 
-/// Replays journal contents up to entry `at` (all entries when nullopt). Never throws for a
-/// damaged entry: it stops there and says so in `error`. Throws DataException when the header
-/// is not a Duels match.
+/// The Duels rules as a journaled game (see session.hpp).
+struct DuelsGame {
+  static constexpr const char* kKind = kDuelsKind;
+  using Start = DuelsStart;
+  using State = GameState;
+  using Command = duels::Command;
+  using Event = duels::Event;
+  using Rejection = duels::Rejection;
+  static nlohmann::json start_to_json(const Start& s);
+  static Start start_from_json(const nlohmann::json& j);
+  static Expected<State, std::string> initial(const Start& s);
+  static Expected<std::vector<Event>, Rejection> apply(State& s, const Command& c) {
+    return duels::apply(s, c);
+  }
+  static nlohmann::json command_to_json(const Command& c);
+  static Command command_from_json(const nlohmann::json& j);
+  static std::string reason(const Rejection& r) { return r.reason; }
+  static Rejection rejection(std::string reason) {
+    return Rejection{RejectCode::Other, std::move(reason)};
+  }
+};
+
+/// One applied command with what it did.
+using MatchStep = SessionStep<DuelsGame>;
+/// A journal replayed: `setup`, `seed`, the state, the steps in effect.
+using Replay = SessionReplay<DuelsGame>;
+
+/// Replays a Duels journal up to entry `at` (all when nullopt).
 Replay replay(const JournalContents& contents, std::optional<std::uint64_t> at = std::nullopt);
 
-/// A match open for play.
-class DuelsMatch {
+/// A Duels match open for play.
+class DuelsMatch : public JournaledSession<DuelsGame> {
  public:
   /// Starts a journal at `path` (which must not exist) for this set-up.
   static DuelsMatch create(const std::string& path, const MatchSetup& setup, std::uint64_t seed);
-  /// Opens a journal, replays it and makes it ready to append (repairing a torn tail by
-  /// writing a new file and renaming it). Throws DataException if nothing can be recovered.
+  /// Opens a journal, replays it and makes it ready to append.
   static DuelsMatch resume(const std::string& path);
-
-  /// Checks the command; if legal, journals it (synced), then applies it.
-  Expected<std::vector<Event>, Rejection> play(const Command& command);
-  /// Undoes the last command in effect (journaled as an "undo" entry).
-  std::optional<Rejection> undo();
-  /// Brings back the last undone command.
-  std::optional<Rejection> redo();
-
-  [[nodiscard]] const GameState& state() const { return replay_.state; }
-  [[nodiscard]] const Replay& history() const { return replay_; }
-  [[nodiscard]] std::uint64_t seed() const { return replay_.seed; }
-  [[nodiscard]] const std::string& path() const { return writer_.path(); }
-  [[nodiscard]] bool repaired() const { return repaired_; }
+  [[nodiscard]] std::uint64_t seed() const { return history().seed; }
 
  private:
-  DuelsMatch(Replay r, JournalWriter w, bool repaired)
-      : replay_(std::move(r)), writer_(std::move(w)), repaired_(repaired) {}
-  void rebuild();
-
-  Replay replay_;
-  JournalWriter writer_;
-  bool repaired_ = false;
+  explicit DuelsMatch(JournaledSession<DuelsGame>&& s)
+      : JournaledSession<DuelsGame>(std::move(s)) {}
 };
 
 /// The XDG data folder for journals and the match index:

@@ -1,0 +1,252 @@
+#pragma once
+/// @file A game session kept in a journal, for any game with the command/event shape: Duels
+/// matches and the card-game helpers alike. Every command is checked, written and synced, then
+/// applied; undo and redo are entries too; opening a journal replays it to the last event.
+///
+/// A game type G provides:
+///   static constexpr const char* kKind;            journal kind ("duels", "encounters", …)
+///   using Start, State, Command, Event, Rejection;
+///   static nlohmann::json start_to_json(const Start&);
+///   static Start start_from_json(const nlohmann::json&);           throws DataException
+///   static Expected<State, std::string> initial(const Start&);
+///   static Expected<std::vector<Event>, Rejection> apply(State&, const Command&);
+///   static nlohmann::json command_to_json(const Command&);
+///   static Command command_from_json(const nlohmann::json&);        throws DataException
+///   static std::string reason(const Rejection&);
+///   static Rejection rejection(std::string reason);
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "match/journal.hpp"
+
+namespace duels::match {
+
+/// One applied command with what it did.
+template <class G>
+struct SessionStep {
+  std::uint64_t seq = 0;  ///< journal sequence number of the command
+  typename G::Command command;
+  std::vector<typename G::Event> events;
+};
+
+/// A journal replayed: the start (its fields are this struct's), the state after the last (or
+/// the asked-for) event, and the commands in effect (undone ones left out).
+template <class G>
+struct SessionReplay : G::Start {
+  typename G::State state{};
+  std::vector<SessionStep<G>> steps;
+  std::vector<SessionStep<G>> redo;  ///< undone steps that redo would bring back, last undone last
+  std::uint64_t last_seq = 0;        ///< last journal entry used
+  std::vector<std::string> warnings;
+  std::optional<DataError> error;  ///< where replay stopped early, if it did
+};
+
+namespace detail {
+template <class G>
+typename G::State initial_or_throw(const typename G::Start& start, const std::string& where) {
+  auto s = G::initial(start);
+  if (!s) throw DataException({where, 1, "body", "a playable start (" + s.error() + ")"});
+  return std::move(*s);
+}
+}  // namespace detail
+
+/// Replays journal contents up to entry `at` (all when nullopt). A damaged or refused entry
+/// stops the replay there and is described in `error`. Throws DataException when the header is
+/// not of this game.
+template <class G>
+SessionReplay<G> replay_session(const JournalContents& contents,
+                                std::optional<std::uint64_t> at = std::nullopt) {
+  SessionReplay<G> r;
+  if (contents.header.kind != G::kKind) {
+    throw DataException(
+        {"", 1, "kind",
+         fmt::format("a {} journal (this one is '{}')", G::kKind, contents.header.kind)});
+  }
+  try {
+    static_cast<typename G::Start&>(r) = G::start_from_json(contents.header.body);
+  } catch (const DataException& e) {
+    throw DataException({"", 1, "body." + e.error().field, e.error().expected});
+  }
+  r.state = detail::initial_or_throw<G>(r, "");
+  r.warnings = contents.warnings;
+  r.error = contents.error;
+  auto rebuild = [&] {
+    r.state = detail::initial_or_throw<G>(r, "");
+    for (auto& step : r.steps)
+      step.events = *G::apply(r.state, step.command);
+  };
+  for (const auto& e : contents.entries) {
+    if (at && e.seq > *at) break;
+    auto fail = [&](const std::string& expected) {
+      r.error = DataError{"", e.line, fmt::format("event {}", e.seq), expected};
+    };
+    if (e.type == "command") {
+      std::optional<typename G::Command> c;
+      try {
+        c = G::command_from_json(e.data);
+      } catch (const DataException& ex) {
+        fail(fmt::format("a command ({}: {}); events before it are recovered", ex.error().field,
+                         ex.error().expected));
+        break;
+      }
+      auto applied = G::apply(r.state, *c);
+      if (!applied) {
+        fail(
+            fmt::format("a command that is legal at this point (the rules refuse it: {}); events "
+                        "before it are recovered",
+                        G::reason(applied.error())));
+        break;
+      }
+      r.steps.push_back({e.seq, std::move(*c), std::move(*applied)});
+      r.redo.clear();
+    } else if (e.type == "undo") {
+      if (r.steps.empty()) {
+        fail("something to undo");
+        break;
+      }
+      r.redo.push_back(std::move(r.steps.back()));
+      r.steps.pop_back();
+      rebuild();
+    } else if (e.type == "redo") {
+      if (r.redo.empty()) {
+        fail("something to redo");
+        break;
+      }
+      SessionStep<G> step = std::move(r.redo.back());
+      r.redo.pop_back();
+      auto applied = G::apply(r.state, step.command);
+      if (!applied) {
+        fail("a redo the rules accept");
+        break;
+      }
+      step.events = std::move(*applied);
+      r.steps.push_back(std::move(step));
+    } else {
+      fail(fmt::format("an entry type command, undo or redo (not '{}')", e.type));
+      break;
+    }
+    r.last_seq = e.seq;
+  }
+  return r;
+}
+
+/// A session open for play, backed by its journal.
+template <class G>
+class JournaledSession {
+ public:
+  /// Starts a journal at `path` (which must not exist).
+  static JournaledSession create(const std::string& path, const typename G::Start& start,
+                                 const std::string& program = "duels 0.1.0") {
+    SessionReplay<G> r;
+    static_cast<typename G::Start&>(r) = start;
+    r.state = detail::initial_or_throw<G>(start, path);
+    JournalHeader h;
+    h.program = program;
+    h.created = utc_now();
+    h.kind = G::kKind;
+    h.body = G::start_to_json(start);
+    JournalWriter w = JournalWriter::create(path, h);
+    return JournaledSession(std::move(r), std::move(w), false);
+  }
+
+  /// Opens a journal, replays it and makes it ready to append. A torn tail, or anything after a
+  /// damaged entry, is cut off by writing the intact part to a new file renamed over the old one
+  /// (the original kept as FILE.damaged). Throws DataException if nothing can be recovered.
+  static JournaledSession resume(const std::string& path) {
+    const JournalContents contents = read_journal(path);
+    SessionReplay<G> r;
+    try {
+      r = replay_session<G>(contents);
+    } catch (const DataException& e) {
+      DataError err = e.error();
+      err.file = path;
+      throw DataException(err);
+    }
+    if (r.error) r.error->file = path;
+    JournalContents prefix = contents;
+    if (r.error) {
+      // The intact prefix: the header and the entries up to the last one used.
+      std::ifstream in(path, std::ios::binary);
+      std::string line;
+      std::uint64_t bytes = 0;
+      int line_no = 0;
+      const int last_line =
+          r.last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(r.last_seq - 1)].line;
+      while (line_no < last_line && std::getline(in, line)) {
+        bytes += line.size() + 1;
+        ++line_no;
+      }
+      prefix.valid_bytes = bytes;
+      prefix.entries.resize(static_cast<std::size_t>(r.last_seq));
+    }
+    bool repaired = false;
+    JournalWriter w = JournalWriter::append_to(path, prefix, &repaired);
+    return JournaledSession(std::move(r), std::move(w), repaired);
+  }
+
+  /// Checks the command; if legal, journals it (synced), then applies it.
+  Expected<std::vector<typename G::Event>, typename G::Rejection> play(
+      const typename G::Command& c) {
+    typename G::State next = replay_.state;
+    auto result = G::apply(next, c);
+    if (!result) return result.error();
+    const JournalEntry e = writer_.append("command", G::command_to_json(c));
+    replay_.state = std::move(next);
+    replay_.steps.push_back({e.seq, c, *result});
+    replay_.redo.clear();
+    replay_.last_seq = e.seq;
+    return result;
+  }
+
+  /// Undoes the last command in effect (journaled as an "undo" entry).
+  std::optional<typename G::Rejection> undo() {
+    if (replay_.steps.empty()) return G::rejection("there is nothing to undo");
+    const JournalEntry e = writer_.append("undo", nlohmann::json::object());
+    replay_.redo.push_back(std::move(replay_.steps.back()));
+    replay_.steps.pop_back();
+    replay_.last_seq = e.seq;
+    replay_.state = detail::initial_or_throw<G>(replay_, writer_.path());
+    for (auto& step : replay_.steps)
+      step.events = *G::apply(replay_.state, step.command);
+    return std::nullopt;
+  }
+
+  /// Brings back the last undone command.
+  std::optional<typename G::Rejection> redo() {
+    if (replay_.redo.empty()) return G::rejection("there is nothing to redo");
+    typename G::State next = replay_.state;
+    auto result = G::apply(next, replay_.redo.back().command);
+    if (!result) return result.error();
+    const JournalEntry e = writer_.append("redo", nlohmann::json::object());
+    SessionStep<G> step = std::move(replay_.redo.back());
+    replay_.redo.pop_back();
+    step.events = *result;
+    replay_.state = std::move(next);
+    replay_.steps.push_back(std::move(step));
+    replay_.last_seq = e.seq;
+    return std::nullopt;
+  }
+
+  [[nodiscard]] const typename G::State& state() const { return replay_.state; }
+  [[nodiscard]] const SessionReplay<G>& history() const { return replay_; }
+  [[nodiscard]] const std::string& path() const { return writer_.path(); }
+  [[nodiscard]] bool repaired() const { return repaired_; }
+
+ protected:
+  JournaledSession(SessionReplay<G> r, JournalWriter w, bool repaired)
+      : replay_(std::move(r)), writer_(std::move(w)), repaired_(repaired) {}
+
+ private:
+  SessionReplay<G> replay_;
+  JournalWriter writer_;
+  bool repaired_ = false;
+};
+
+}  // namespace duels::match
