@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!again || !(*again == *runner)) std::abort();
     // A small match: up to 6 dice from the first bytes, value from the last.
     enc::MatchQuery q;
-    for (std::size_t i = 0; i < size && i < 6; ++i) q.dice.push_back(data[i] % 6 + 1);
+    for (std::size_t i = 0; i < size && i < 6; ++i)
+      q.dice.push_back(data[i] % 6 + 1);
     q.value = size > 0 ? data[size - 1] % 24 + 1 : 1;
     q.keywords = {"metahuman", "magic"};
     q.twice = size > 0 && (data[0] & 0x80U) != 0;

@@ -137,6 +137,62 @@ SessionReplay<G> replay_session(const JournalContents& contents,
   return r;
 }
 
+/// A journal reopened for appending, with its replay.
+template <class G>
+struct ResumedJournal {
+  SessionReplay<G> replay;
+  JournalWriter writer;
+  bool repaired = false;  ///< a torn or damaged tail was cut off
+};
+
+/// Opens a journal, replays it and makes it ready to append. A torn tail, or anything after a
+/// damaged entry, is cut off by writing the intact part to a new file renamed over the old one
+/// (the original kept as FILE.damaged). Throws DataException if nothing can be recovered.
+template <class G>
+ResumedJournal<G> resume_journal(const std::string& path) {
+  const JournalContents contents = read_journal(path);
+  SessionReplay<G> r;
+  try {
+    r = replay_session<G>(contents);
+  } catch (const DataException& e) {
+    DataError err = e.error();
+    err.file = path;
+    throw DataException(err);
+  }
+  if (r.error) r.error->file = path;
+  JournalContents prefix = contents;
+  if (r.error) {
+    // The intact prefix: the header and the entries up to the last one used.
+    std::ifstream in(path, std::ios::binary);
+    std::string line;
+    std::uint64_t bytes = 0;
+    int line_no = 0;
+    const int last_line =
+        r.last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(r.last_seq - 1)].line;
+    while (line_no < last_line && std::getline(in, line)) {
+      bytes += line.size() + 1;
+      ++line_no;
+    }
+    prefix.valid_bytes = bytes;
+    prefix.entries.resize(static_cast<std::size_t>(r.last_seq));
+  }
+  bool repaired = false;
+  JournalWriter w = JournalWriter::append_to(path, prefix, &repaired);
+  return ResumedJournal<G>{std::move(r), std::move(w), repaired};
+}
+
+/// Starts a journal for game G at `path` (which must not exist).
+template <class G>
+JournalWriter create_journal(const std::string& path, const typename G::Start& start,
+                             const std::string& program = "duels 0.1.0") {
+  JournalHeader h;
+  h.program = program;
+  h.created = utc_now();
+  h.kind = G::kKind;
+  h.body = G::start_to_json(start);
+  return JournalWriter::create(path, h);
+}
+
 /// A session open for play, backed by its journal.
 template <class G>
 class JournaledSession {
@@ -147,48 +203,13 @@ class JournaledSession {
     SessionReplay<G> r;
     static_cast<typename G::Start&>(r) = start;
     r.state = detail::initial_or_throw<G>(start, path);
-    JournalHeader h;
-    h.program = program;
-    h.created = utc_now();
-    h.kind = G::kKind;
-    h.body = G::start_to_json(start);
-    JournalWriter w = JournalWriter::create(path, h);
-    return JournaledSession(std::move(r), std::move(w), false);
+    return JournaledSession(std::move(r), create_journal<G>(path, start, program), false);
   }
 
-  /// Opens a journal, replays it and makes it ready to append. A torn tail, or anything after a
-  /// damaged entry, is cut off by writing the intact part to a new file renamed over the old one
-  /// (the original kept as FILE.damaged). Throws DataException if nothing can be recovered.
+  /// Opens a journal, replays it and makes it ready to append (see resume_journal).
   static JournaledSession resume(const std::string& path) {
-    const JournalContents contents = read_journal(path);
-    SessionReplay<G> r;
-    try {
-      r = replay_session<G>(contents);
-    } catch (const DataException& e) {
-      DataError err = e.error();
-      err.file = path;
-      throw DataException(err);
-    }
-    if (r.error) r.error->file = path;
-    JournalContents prefix = contents;
-    if (r.error) {
-      // The intact prefix: the header and the entries up to the last one used.
-      std::ifstream in(path, std::ios::binary);
-      std::string line;
-      std::uint64_t bytes = 0;
-      int line_no = 0;
-      const int last_line =
-          r.last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(r.last_seq - 1)].line;
-      while (line_no < last_line && std::getline(in, line)) {
-        bytes += line.size() + 1;
-        ++line_no;
-      }
-      prefix.valid_bytes = bytes;
-      prefix.entries.resize(static_cast<std::size_t>(r.last_seq));
-    }
-    bool repaired = false;
-    JournalWriter w = JournalWriter::append_to(path, prefix, &repaired);
-    return JournaledSession(std::move(r), std::move(w), repaired);
+    auto resumed = resume_journal<G>(path);
+    return JournaledSession(std::move(resumed.replay), std::move(resumed.writer), resumed.repaired);
   }
 
   /// Checks the command; if legal, journals it (synced), then applies it.

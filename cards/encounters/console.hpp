@@ -1,0 +1,54 @@
+#pragma once
+/// @file The text console behind `duels encounters play`: one line in, text out.
+///
+/// The command language (one command per line; `help` prints it) maps each line to an engine
+/// Command, or to a session action (undo, redo, solve, advise, …). Rolls without faces use the
+/// seeded roller, and the faces go into the journaled Roll command, so a session replays
+/// exactly. The console keeps its log in memory (Session); the persistent journal will take
+/// its place.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cards/encounters/session.hpp"
+#include "dice/roller.hpp"
+
+namespace duels::cards::encounters {
+
+/// A text rendering of the state: turn, District, tableau, dice, players.
+std::string render(const State& state);
+
+/// The advisor's view of the current state, with its numbers (what `advise` prints).
+std::string advise_text(const State& state, std::uint64_t seed);
+
+/// Reads console lines and drives a Session.
+class Console {
+ public:
+  explicit Console(std::uint64_t seed);
+
+  /// What one line produced.
+  struct Reply {
+    std::string text;
+    bool ok = true;     ///< false when the line was refused or not understood
+    bool quit = false;  ///< the line asked to end the session
+  };
+  Reply handle(std::string_view line);
+
+  [[nodiscard]] const Session& session() const { return session_; }
+  /// For restoring from a journal and attaching its recorder.
+  Session& session() { return session_; }
+  [[nodiscard]] std::uint64_t seed() const { return seed_; }
+  /// The command language, for `help` and the README.
+  static std::string help();
+
+ private:
+  Reply submit(const Command& command, std::string prefix = {});
+  Reply solve_text();
+
+  Session session_;
+  std::uint64_t seed_;
+  dice::Rng rng_;
+};
+
+}  // namespace duels::cards::encounters
