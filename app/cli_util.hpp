@@ -21,16 +21,4 @@ std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& arg
 
 }  // namespace duels::app
 
-#include "duels/assets.hpp"
-#include "duels/engine.hpp"
-
-namespace duels::app {
-
-/// "Razor+armored-jacket+smartgun-link" → the figure with that gear.
-FigureSetup parse_loadout(const AssetLibrary& lib, const std::string& spec, const char* flag);
-/// A set-up from team names (assets/teams) or from loadouts, one figure per team.
-MatchSetup setup_from_teams(const AssetLibrary& lib, const std::vector<std::string>& teams);
-MatchSetup setup_from_loadouts(const AssetLibrary& lib, const std::vector<std::string>& loadouts,
-                               const char* flag);
-
-}  // namespace duels::app
+#include "duels/loadout.hpp"  // parse_loadout, setup_from_teams, setup_from_loadouts

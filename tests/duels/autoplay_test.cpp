@@ -6,23 +6,13 @@
 
 #include "duels/assets.hpp"
 #include "duels/engine.hpp"
+#include "duels/loadout.hpp"
 
 namespace duels {
 namespace {
 
 MatchSetup setup_of(const AssetLibrary& lib, const std::vector<std::string>& teams) {
-  MatchSetup m;
-  for (const auto& name : teams) {
-    TeamSetup t{name, {}};
-    for (const auto& member : lib.teams.at(name).members) {
-      FigureSetup fs{*lib.find_figure(member.figure), {}, std::nullopt};
-      for (const auto& g : member.gear)
-        fs.gear.push_back(*lib.find_gear(g));
-      t.figures.push_back(fs);
-    }
-    m.teams.push_back(t);
-  }
-  return m;
+  return setup_from_teams(lib, teams);
 }
 
 struct Played {

@@ -10,6 +10,7 @@
 
 #include "duels/assets.hpp"
 #include "duels/autoplay.hpp"
+#include "duels/loadout.hpp"
 #include "match/duels_match.hpp"
 
 namespace duels::match {
@@ -39,19 +40,8 @@ void spit(const std::string& path, const std::string& text) {
 }
 
 MatchSetup sample_setup() {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
-  MatchSetup m;
-  for (const char* name : {"Street Team", "Arcane Team"}) {
-    TeamSetup t{name, {}};
-    for (const auto& member : lib.teams.at(name).members) {
-      FigureSetup fs{*lib.find_figure(member.figure), {}, std::nullopt};
-      for (const auto& g : member.gear)
-        fs.gear.push_back(*lib.find_gear(g));
-      t.figures.push_back(fs);
-    }
-    m.teams.push_back(t);
-  }
-  return m;
+  return setup_from_teams(load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets"),
+                          {"Street Team", "Arcane Team"});
 }
 
 // Plays `n` commands of a seeded autoplayed match into a new journal; returns the hashes of the
