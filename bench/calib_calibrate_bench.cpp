@@ -84,8 +84,7 @@ void opencv_calibrate_camera_20_views(benchmark::State& state) {
     cv::Mat d;
     std::vector<cv::Mat> rvecs;
     std::vector<cv::Mat> tvecs;
-    benchmark::DoNotOptimize(
-        cv::calibrateCamera(object, image, {1920, 1080}, k, d, rvecs, tvecs));
+    benchmark::DoNotOptimize(cv::calibrateCamera(object, image, {1920, 1080}, k, d, rvecs, tvecs));
   }
 }
 

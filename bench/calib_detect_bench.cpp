@@ -81,8 +81,9 @@ const Frames& frames() {
     Frames out;
     const Intrinsics cam = example_webcam_1080p();
     const SyntheticCamera synth(cam, 2);
-    out.chessboard = synth.render(board_texture(chessboard(), 4.0),
-                                  calibration_poses(cam, chessboard(), 1, 5, 30).at(0), {0.6, 2, 1});
+    out.chessboard =
+        synth.render(board_texture(chessboard(), 4.0),
+                     calibration_poses(cam, chessboard(), 1, 5, 30).at(0), {0.6, 2, 1});
     out.charuco = synth.render(board_texture(charuco(), 4.0),
                                calibration_poses(cam, charuco(), 1, 6, 30).at(0), {0.6, 2, 2});
     cv::Mat bg(1080, 1920, CV_8UC1, cv::Scalar(150));
@@ -127,7 +128,8 @@ void opencv_chessboard_sb(benchmark::State& state) {
 void ours_no_board(benchmark::State& state) {
   DetectOptions live;
   live.thorough = false;
-  for (auto _ : state) benchmark::DoNotOptimize(detect_board(frames().empty, chessboard(), live));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(detect_board(frames().empty, chessboard(), live));
 }
 
 void opencv_no_board(benchmark::State& state) {

@@ -1,8 +1,12 @@
 // Runs a libFuzzer target without libFuzzer (for gcc builds and CI): every file of the corpus
 // folders given on the command line, then seeded random mutations of them. A crash fails the
-// test; the last line says how many inputs ran.
+// test and leaves the input that caused it in ./fuzz-crash-input (run the target on that file's
+// folder to reproduce it); the last line says how many inputs ran.
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -13,7 +17,38 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
+namespace {
+
+const std::string* g_current = nullptr;  // the input being run, for the crash dump
+
+[[noreturn]] void dump_and_abort() {
+  if (g_current != nullptr) {
+    if (std::FILE* f = std::fopen("fuzz-crash-input", "wb")) {
+      std::fwrite(g_current->data(), 1, g_current->size(), f);
+      std::fclose(f);
+      std::fprintf(stderr, "the failing input (%zu bytes) is in ./fuzz-crash-input\n",
+                   g_current->size());
+    }
+  }
+  std::signal(SIGABRT, SIG_DFL);
+  std::abort();
+}
+
+void run(const std::string& input) {
+  g_current = &input;
+  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
+  g_current = nullptr;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  std::set_terminate([] {
+    std::fprintf(stderr, "an exception escaped the fuzz target\n");
+    dump_and_abort();
+  });
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    std::signal(sig, [](int) { dump_and_abort(); });
   std::vector<std::string> corpus;
   int iterations = 20000;
   for (int i = 1; i < argc; ++i) {
@@ -31,7 +66,7 @@ int main(int argc, char** argv) {
   if (corpus.empty()) corpus.emplace_back("");
   long runs = 0;
   for (const auto& input : corpus) {
-    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
+    run(input);
     ++runs;
   }
   duels::dice::Rng rng(20261121);
@@ -56,7 +91,7 @@ int main(int argc, char** argv) {
         s.insert(pos, other.substr(0, static_cast<std::size_t>(rng.uniform(64))));
       }
     }
-    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+    run(s);
     ++runs;
   }
   std::printf("%ld passed, 0 failed\n", runs);

@@ -1,0 +1,156 @@
+// `duels print board|markers` — true-scale printable sheets: a calibration board or ArUco
+// markers (the table's corner set, base markers), each with a 1-inch check bar and its
+// parameters printed on it. PDF (vector, exact size) or PNG (with its DPI stored).
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/command.hpp"
+#include "calib/printable.hpp"
+#include "calib/units.hpp"
+
+namespace duels::app {
+namespace {
+
+calib::Paper paper_from(const std::string& name) {
+  const auto paper = calib::paper_by_name(name);
+  if (!paper) {
+    throw UsageError(fmt::format("--paper is letter, a4, legal, a3 or tabloid, not '{}'", name));
+  }
+  return *paper;
+}
+
+double length_mm(const std::string& text, const char* flag) {
+  const auto mm = calib::parse_length_mm(text);
+  if (!mm) {
+    throw UsageError(
+        fmt::format("{} wants a length with a unit, e.g. 25mm or 1.5in, not '{}'", flag, text));
+  }
+  return *mm;
+}
+
+void report(const std::vector<std::string>& files, const std::string& what,
+            const std::vector<calib::Sheet>& sheets, double dpi, bool json) {
+  if (json) {
+    nlohmann::json j;
+    j["files"] = files;
+    j["pages"] = sheets.size();
+    j["what"] = what;
+    j["paper"] = sheets.front().paper.name;
+    j["dpi"] = dpi;
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  std::cout << what << "\n";
+  for (const auto& f : files)
+    std::cout << "wrote " << f << "\n";
+  std::cout << "Print at 100% (actual size, no 'fit to page'), then check the 1-inch bar with a "
+               "ruler.\n";
+}
+
+void add_print(CLI::App& root) {
+  auto* print = root.add_subcommand("print", "Printable calibration boards and ArUco markers");
+  print->require_subcommand(1);
+
+  // Flags of `duels print board`.
+  struct BoardOpts {
+    std::string pattern = "charuco";
+    int cols = 0;
+    int rows = 0;
+    std::string square;
+    std::string marker;
+    std::string dict = "DICT_5X5_100";
+    std::string paper = "letter";
+    std::string out;
+    double dpi = 300;
+    bool json = false;
+  };
+  auto b = std::make_shared<BoardOpts>();
+  auto* board = print->add_subcommand(
+      "board",
+      "A calibration board: `duels print board --pattern charuco --paper letter --out "
+      "board.pdf`");
+  board->add_option("--pattern", b->pattern, "charuco or chessboard")->capture_default_str();
+  board->add_option("--cols", b->cols,
+                    "chessboard: inner corners across (default 9); charuco: squares (default 5)");
+  board->add_option("--rows", b->rows,
+                    "chessboard: inner corners down (default 6); charuco: squares (default 7)");
+  board->add_option("--square", b->square, "square size, e.g. 30mm (default: largest that fits)");
+  board->add_option("--marker", b->marker, "charuco marker size (default: 3/4 of the square)");
+  board->add_option("--dict", b->dict, "charuco ArUco dictionary")->capture_default_str();
+  board->add_option("--paper", b->paper, "letter, a4, legal, a3 or tabloid")->capture_default_str();
+  board->add_option("--out", b->out, "FILE.pdf or FILE.png")->required();
+  board->add_option("--dpi", b->dpi, "PNG resolution")->capture_default_str();
+  board->add_flag("--json", b->json, "print JSON");
+  board->callback([b] {
+    calib::PatternSpec spec;
+    const auto kind = calib::parse_pattern_kind(b->pattern);
+    if (!kind)
+      throw UsageError(fmt::format("--pattern is charuco or chessboard, not '{}'", b->pattern));
+    spec.kind = *kind;
+    const bool chess = spec.kind == calib::PatternKind::kChessboard;
+    spec.cols = b->cols > 0 ? b->cols : (chess ? 9 : 5);
+    spec.rows = b->rows > 0 ? b->rows : (chess ? 6 : 7);
+    spec.dictionary = b->dict;
+    const calib::Paper paper = paper_from(b->paper);
+    if (b->square.empty()) {
+      const auto fitted = calib::fit_board_to_paper(spec, paper);
+      if (!fitted) throw UsageError("the board has too many squares for this paper");
+      spec = *fitted;
+    } else {
+      spec.square_mm = length_mm(b->square, "--square");
+      spec.marker_mm = std::floor(spec.square_mm * 0.75 * 2) / 2;
+    }
+    if (!b->marker.empty()) spec.marker_mm = length_mm(b->marker, "--marker");
+    if (const auto bad = calib::validate(spec)) throw UsageError(*bad);
+    const auto sheet = calib::board_sheet(spec, paper);
+    if (!sheet) throw UsageError(sheet.error());
+    const std::vector<calib::Sheet> sheets{*sheet};
+    const auto files = calib::write_sheets(b->out, sheets, b->dpi, calib::describe(spec));
+    report(files, calib::describe(spec), sheets, b->dpi, b->json);
+  });
+
+  // Flags of `duels print markers`.
+  struct MarkerOpts {
+    std::string ids = "0-3";
+    std::string size = "5in";
+    std::string dict = "DICT_4X4_50";
+    std::string paper = "letter";
+    std::string out;
+    double dpi = 300;
+    bool json = false;
+  };
+  auto m = std::make_shared<MarkerOpts>();
+  auto* markers = print->add_subcommand(
+      "markers",
+      "ArUco markers: `duels print markers --ids 0-3 --size 5in --out corners.pdf` is "
+      "the table's corner set");
+  markers->add_option("--ids", m->ids, "ids, e.g. 0-11 or 0,2,5-7")->capture_default_str();
+  markers->add_option("--size", m->size, "side of the black square, e.g. 1.5in")
+      ->capture_default_str();
+  markers->add_option("--dict", m->dict, "ArUco dictionary")->capture_default_str();
+  markers->add_option("--paper", m->paper, "letter, a4, legal, a3 or tabloid")
+      ->capture_default_str();
+  markers->add_option("--out", m->out, "FILE.pdf or FILE.png (one PNG per page)")->required();
+  markers->add_option("--dpi", m->dpi, "PNG resolution")->capture_default_str();
+  markers->add_flag("--json", m->json, "print JSON");
+  markers->callback([m] {
+    const auto ids = calib::parse_id_list(m->ids);
+    if (!ids)
+      throw UsageError(fmt::format("--ids wants a list like 0-11 or 0,2,5-7, not '{}'", m->ids));
+    const double side_in = length_mm(m->size, "--size") / calib::kMmPerInch;
+    const auto sheets = calib::marker_sheets(m->dict, *ids, side_in, paper_from(m->paper));
+    if (!sheets) throw UsageError(sheets.error());
+    const std::string what = fmt::format("{} ArUco markers ({}), {} square", ids->size(), m->dict,
+                                         calib::format_in(side_in));
+    const auto files = calib::write_sheets(m->out, *sheets, m->dpi, what);
+    report(files, what, *sheets, m->dpi, m->json);
+  });
+}
+
+DUELS_COMMAND(65, add_print);
+
+}  // namespace
+}  // namespace duels::app
