@@ -1,5 +1,7 @@
 #include "cards/crossfire/json.hpp"
 
+#include "cards/common/command_json.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -8,106 +10,43 @@ namespace duels::cards::crossfire {
 
 using nlohmann::json;
 
-// Field lists use nlohmann's own helper macros so that missing fields take the struct's default
-// (journals written by older versions keep loading) and wrong types throw.
-#define DUELS_CF_TO(field) nlohmann_json_j[#field] = nlohmann_json_t.field;
-#define DUELS_CF_FROM(field) \
-  nlohmann_json_t.field = nlohmann_json_j.value(#field, nlohmann_json_default_obj.field);
-
-#define DUELS_CF_COMMAND_JSON(Type, ...)                                                     \
-  void to_json(json& nlohmann_json_j, const Type& nlohmann_json_t) {                         \
-    nlohmann_json_j = json::object();                                                        \
-    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_CF_TO, __VA_ARGS__))                      \
-    nlohmann_json_j["type"] = Type::kType;                                                   \
-  }                                                                                          \
-  void from_json(const json& nlohmann_json_j, Type& nlohmann_json_t) {                       \
-    if (!nlohmann_json_j.is_object()) throw std::invalid_argument("a command is an object"); \
-    const Type nlohmann_json_default_obj{};                                                  \
-    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_CF_FROM, __VA_ARGS__))                    \
-  }
-
-#define DUELS_CF_EMPTY_COMMAND_JSON(Type)                                          \
-  void to_json(json& j, const Type&) {                                             \
-    j = json{{"type", Type::kType}};                                               \
-  }                                                                                \
-  void from_json(const json& j, Type&) {                                           \
-    if (!j.is_object()) throw std::invalid_argument("a command is a JSON object"); \
-  }
-
-DUELS_CF_COMMAND_JSON(Configure, mission, bonuses, bonus_on_abort)
-DUELS_CF_COMMAND_JSON(AddRunner, name, metatype, roles, hp, nuyen, starting_cards, deck,
-                      karma_in_upgrades)
-DUELS_CF_COMMAND_JSON(StartGame, starting)
-DUELS_CF_COMMAND_JSON(DrawCrossfire, name, continuous, timebomb, threshold, text)
-DUELS_CF_EMPTY_COMMAND_JSON(BeginRound)
-DUELS_CF_COMMAND_JSON(Flip, obstacles)
-DUELS_CF_COMMAND_JSON(Pull, obstacle)
-DUELS_CF_COMMAND_JSON(MoveObstacle, obstacle, to, cannot_attack)
-DUELS_CF_COMMAND_JSON(ModifyObstacle, obstacle, attack_bonus, cannot_attack, cancel_abilities)
-DUELS_CF_COMMAND_JSON(HealObstacle, obstacle, levels)
-DUELS_CF_COMMAND_JSON(PlayCard, card, owner, card_type, damage, target, level_targets)
-DUELS_CF_COMMAND_JSON(PlaceCard, card, index, target, level_targets)
-DUELS_CF_EMPTY_COMMAND_JSON(ApplyDamage)
-DUELS_CF_COMMAND_JSON(DirectDamage, obstacle, damage, defeater)
-DUELS_CF_COMMAND_JSON(TakeDamage, extra, stopped)
-DUELS_CF_COMMAND_JSON(Hurt, runners, amount)
-DUELS_CF_COMMAND_JSON(Heal, runner, amount)
-DUELS_CF_COMMAND_JSON(Draw, runner, count)
-DUELS_CF_COMMAND_JSON(DiscardCards, runner, count)
-DUELS_CF_COMMAND_JSON(GainNuyen, runner, amount)
-DUELS_CF_COMMAND_JSON(Buy, card, cost, requires_spell)
-DUELS_CF_EMPTY_COMMAND_JSON(Cycle)
-DUELS_CF_EMPTY_COMMAND_JSON(Pass)
-DUELS_CF_EMPTY_COMMAND_JSON(EndTurn)
-DUELS_CF_COMMAND_JSON(Override, path, value)
-
-namespace {
-
-template <std::size_t I = 0>
-bool command_from(const json& j, const std::string& type, Command& c) {
-  if constexpr (I < std::variant_size_v<Command>) {
-    using T = std::variant_alternative_t<I, Command>;
-    if (type == T::kType) {
-      T v;
-      from_json(j, v);
-      c = std::move(v);
-      return true;
-    }
-    return command_from<I + 1>(j, type, c);
-  } else {
-    return false;
-  }
-}
-
-template <std::size_t I = 0>
-void command_types(std::vector<std::string>& out) {
-  if constexpr (I < std::variant_size_v<Command>) {
-    out.emplace_back(std::variant_alternative_t<I, Command>::kType);
-    command_types<I + 1>(out);
-  }
-}
-
-}  // namespace
+DUELS_CARDS_COMMAND_JSON(Configure, mission, bonuses, bonus_on_abort)
+DUELS_CARDS_COMMAND_JSON(AddRunner, name, metatype, roles, hp, nuyen, starting_cards, deck,
+                         karma_in_upgrades)
+DUELS_CARDS_COMMAND_JSON(StartGame, starting)
+DUELS_CARDS_COMMAND_JSON(DrawCrossfire, name, continuous, timebomb, threshold, text)
+DUELS_CARDS_EMPTY_COMMAND_JSON(BeginRound)
+DUELS_CARDS_COMMAND_JSON(Flip, obstacles)
+DUELS_CARDS_COMMAND_JSON(Pull, obstacle)
+DUELS_CARDS_COMMAND_JSON(MoveObstacle, obstacle, to, cannot_attack)
+DUELS_CARDS_COMMAND_JSON(ModifyObstacle, obstacle, attack_bonus, cannot_attack, cancel_abilities)
+DUELS_CARDS_COMMAND_JSON(HealObstacle, obstacle, levels)
+DUELS_CARDS_COMMAND_JSON(PlayCard, card, owner, card_type, damage, target, level_targets)
+DUELS_CARDS_COMMAND_JSON(PlaceCard, card, index, target, level_targets)
+DUELS_CARDS_EMPTY_COMMAND_JSON(ApplyDamage)
+DUELS_CARDS_COMMAND_JSON(DirectDamage, obstacle, damage, defeater)
+DUELS_CARDS_COMMAND_JSON(TakeDamage, extra, stopped)
+DUELS_CARDS_COMMAND_JSON(Hurt, runners, amount)
+DUELS_CARDS_COMMAND_JSON(Heal, runner, amount)
+DUELS_CARDS_COMMAND_JSON(Draw, runner, count)
+DUELS_CARDS_COMMAND_JSON(DiscardCards, runner, count)
+DUELS_CARDS_COMMAND_JSON(GainNuyen, runner, amount)
+DUELS_CARDS_COMMAND_JSON(Buy, card, cost, requires_spell)
+DUELS_CARDS_EMPTY_COMMAND_JSON(Cycle)
+DUELS_CARDS_EMPTY_COMMAND_JSON(Pass)
+DUELS_CARDS_EMPTY_COMMAND_JSON(EndTurn)
+DUELS_CARDS_COMMAND_JSON(Override, path, value)
 
 void to_json(json& j, const Command& c) {
-  std::visit([&](const auto& v) { to_json(j, v); }, c);
+  cards::command_to_json(j, c);
 }
 
 void from_json(const json& j, Command& c) {
-  if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) {
-    throw std::invalid_argument("a command is a JSON object with a \"type\" string");
-  }
-  const std::string type = j["type"].get<std::string>();
-  if (!command_from(j, type, c)) {
-    std::vector<std::string> known;
-    command_types(known);
-    throw std::invalid_argument(
-        fmt::format("unknown command type '{}' (known: {})", type, fmt::join(known, ", ")));
-  }
+  cards::command_from_json(j, c);
 }
 
 std::string command_type(const Command& c) {
-  return std::visit([](const auto& v) { return std::string(std::decay_t<decltype(v)>::kType); }, c);
+  return cards::command_type_of(c);
 }
 
 void to_json(json& j, const Event& e) {

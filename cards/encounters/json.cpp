@@ -1,5 +1,7 @@
 #include "cards/encounters/json.hpp"
 
+#include "cards/common/command_json.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -7,31 +9,6 @@
 namespace duels::cards::encounters {
 
 using nlohmann::json;
-
-// Field lists use nlohmann's own helper macros so that missing fields take the struct's default
-// (journals written by older versions keep loading) and wrong types throw.
-#define DUELS_ENC_TO(field) nlohmann_json_j[#field] = nlohmann_json_t.field;
-#define DUELS_ENC_FROM(field) \
-  nlohmann_json_t.field = nlohmann_json_j.value(#field, nlohmann_json_default_obj.field);
-
-#define DUELS_ENC_COMMAND_JSON(Type, ...)                                  \
-  void to_json(json& nlohmann_json_j, const Type& nlohmann_json_t) {       \
-    nlohmann_json_j = json::object();                                      \
-    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_ENC_TO, __VA_ARGS__))   \
-    nlohmann_json_j["type"] = Type::kType;                                 \
-  }                                                                        \
-  void from_json(const json& nlohmann_json_j, Type& nlohmann_json_t) {     \
-    const Type nlohmann_json_default_obj{};                                \
-    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_ENC_FROM, __VA_ARGS__)) \
-  }
-
-#define DUELS_ENC_EMPTY_COMMAND_JSON(Type)                                         \
-  void to_json(json& j, const Type&) {                                             \
-    j = json{{"type", Type::kType}};                                               \
-  }                                                                                \
-  void from_json(const json& j, Type&) {                                           \
-    if (!j.is_object()) throw std::invalid_argument("a command is a JSON object"); \
-  }
 
 // ---- Cards as notation ----------------------------------------------------------------------
 
@@ -59,87 +36,50 @@ void from_json(const json& j, EncounterCard& c) {
 
 void to_json(json& nlohmann_json_j, const DefeatStep& nlohmann_json_t) {
   nlohmann_json_j = json::object();
-  NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_ENC_TO, card, special, ability, die, to))
+  NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_CARDS_JSON_TO, card, special, ability, die, to))
 }
 
 void from_json(const json& nlohmann_json_j, DefeatStep& nlohmann_json_t) {
   const DefeatStep nlohmann_json_default_obj{};
-  NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_ENC_FROM, card, special, ability, die, to))
+  NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_CARDS_JSON_FROM, card, special, ability, die, to))
 }
 
-DUELS_ENC_COMMAND_JSON(AddPlayer, name, megacorp, megacorp_cost, megacorp_self, nuyen)
-DUELS_ENC_COMMAND_JSON(Configure, target_nuyen, solo, turn_limit, cumulative)
-DUELS_ENC_COMMAND_JSON(SetDistricts, order)
-DUELS_ENC_COMMAND_JSON(SetDecks, encounter_deck, encounter_discard, runner_deck, runner_discard)
-DUELS_ENC_COMMAND_JSON(DealStarter, player, runner)
-DUELS_ENC_COMMAND_JSON(StartGame, first_player)
-DUELS_ENC_COMMAND_JSON(IgnoreDistrict, runner)
-DUELS_ENC_COMMAND_JSON(ChangeDistrict, runner, district)
-DUELS_ENC_COMMAND_JSON(MidTurnDistrict, district)
-DUELS_ENC_COMMAND_JSON(Flip, encounter, holders)
-DUELS_ENC_COMMAND_JSON(Hire, runner, pay)
-DUELS_ENC_COMMAND_JSON(DiscardRunner, runner)
-DUELS_ENC_COMMAND_JSON(AddBonusDice, count)
-DUELS_ENC_COMMAND_JSON(Roll, faces)
-DUELS_ENC_COMMAND_JSON(Defeat, groups, steps)
-DUELS_ENC_EMPTY_COMMAND_JSON(Fail)
-DUELS_ENC_COMMAND_JSON(Retain, runner)
-DUELS_ENC_EMPTY_COMMAND_JSON(Score)
-DUELS_ENC_EMPTY_COMMAND_JSON(Escalate)
-DUELS_ENC_COMMAND_JSON(Burn, runner)
-DUELS_ENC_EMPTY_COMMAND_JSON(DeclineBurn)
-DUELS_ENC_EMPTY_COMMAND_JSON(Datasteal)
-DUELS_ENC_EMPTY_COMMAND_JSON(FreshStart)
-DUELS_ENC_COMMAND_JSON(UseMegacorp, player)
-DUELS_ENC_COMMAND_JSON(Override, path, value)
-
-namespace {
-
-template <std::size_t I = 0>
-bool command_from(const json& j, const std::string& type, Command& c) {
-  if constexpr (I < std::variant_size_v<Command>) {
-    using T = std::variant_alternative_t<I, Command>;
-    if (type == T::kType) {
-      T v;
-      from_json(j, v);
-      c = std::move(v);
-      return true;
-    }
-    return command_from<I + 1>(j, type, c);
-  } else {
-    return false;
-  }
-}
-
-template <std::size_t I = 0>
-void command_types(std::vector<std::string>& out) {
-  if constexpr (I < std::variant_size_v<Command>) {
-    out.emplace_back(std::variant_alternative_t<I, Command>::kType);
-    command_types<I + 1>(out);
-  }
-}
-
-}  // namespace
+DUELS_CARDS_COMMAND_JSON(AddPlayer, name, megacorp, megacorp_cost, megacorp_self, nuyen)
+DUELS_CARDS_COMMAND_JSON(Configure, target_nuyen, solo, turn_limit, cumulative)
+DUELS_CARDS_COMMAND_JSON(SetDistricts, order)
+DUELS_CARDS_COMMAND_JSON(SetDecks, encounter_deck, encounter_discard, runner_deck, runner_discard)
+DUELS_CARDS_COMMAND_JSON(DealStarter, player, runner)
+DUELS_CARDS_COMMAND_JSON(StartGame, first_player)
+DUELS_CARDS_COMMAND_JSON(IgnoreDistrict, runner)
+DUELS_CARDS_COMMAND_JSON(ChangeDistrict, runner, district)
+DUELS_CARDS_COMMAND_JSON(MidTurnDistrict, district)
+DUELS_CARDS_COMMAND_JSON(Flip, encounter, holders)
+DUELS_CARDS_COMMAND_JSON(Hire, runner, pay)
+DUELS_CARDS_COMMAND_JSON(DiscardRunner, runner)
+DUELS_CARDS_COMMAND_JSON(AddBonusDice, count)
+DUELS_CARDS_COMMAND_JSON(Roll, faces)
+DUELS_CARDS_COMMAND_JSON(Defeat, groups, steps)
+DUELS_CARDS_EMPTY_COMMAND_JSON(Fail)
+DUELS_CARDS_COMMAND_JSON(Retain, runner)
+DUELS_CARDS_EMPTY_COMMAND_JSON(Score)
+DUELS_CARDS_EMPTY_COMMAND_JSON(Escalate)
+DUELS_CARDS_COMMAND_JSON(Burn, runner)
+DUELS_CARDS_EMPTY_COMMAND_JSON(DeclineBurn)
+DUELS_CARDS_EMPTY_COMMAND_JSON(Datasteal)
+DUELS_CARDS_EMPTY_COMMAND_JSON(FreshStart)
+DUELS_CARDS_COMMAND_JSON(UseMegacorp, player)
+DUELS_CARDS_COMMAND_JSON(Override, path, value)
 
 void to_json(json& j, const Command& c) {
-  std::visit([&](const auto& v) { to_json(j, v); }, c);
+  cards::command_to_json(j, c);
 }
 
 void from_json(const json& j, Command& c) {
-  if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) {
-    throw std::invalid_argument("a command is a JSON object with a \"type\" string");
-  }
-  const std::string type = j["type"].get<std::string>();
-  if (!command_from(j, type, c)) {
-    std::vector<std::string> known;
-    command_types(known);
-    throw std::invalid_argument(
-        fmt::format("unknown command type '{}' (known: {})", type, fmt::join(known, ", ")));
-  }
+  cards::command_from_json(j, c);
 }
 
 std::string command_type(const Command& c) {
-  return std::visit([](const auto& v) { return std::string(std::decay_t<decltype(v)>::kType); }, c);
+  return cards::command_type_of(c);
 }
 
 void to_json(json& j, const Event& e) {
@@ -226,7 +166,7 @@ namespace {
 
 void state_to(json& nlohmann_json_j, const State& nlohmann_json_t) {
   NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(
-      DUELS_ENC_TO, settings, players, active, phase, turn_number, districts,
+      DUELS_CARDS_JSON_TO, settings, players, active, phase, turn_number, districts,
       districts_need_shuffle, district_this_turn, district_frozen, district_ignored, ignores_left,
       district_changed, pending_district_icons, megacorp_used_against_active, decks, run,
       must_discard, winner, solo_lost, seen_values))
@@ -235,7 +175,7 @@ void state_to(json& nlohmann_json_j, const State& nlohmann_json_t) {
 void state_from(const json& nlohmann_json_j, State& nlohmann_json_t) {
   const State nlohmann_json_default_obj{};
   NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(
-      DUELS_ENC_FROM, settings, players, active, phase, turn_number, districts,
+      DUELS_CARDS_JSON_FROM, settings, players, active, phase, turn_number, districts,
       districts_need_shuffle, district_this_turn, district_frozen, district_ignored, ignores_left,
       district_changed, pending_district_icons, megacorp_used_against_active, decks, run,
       must_discard, winner, solo_lost, seen_values))

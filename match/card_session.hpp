@@ -1,0 +1,120 @@
+#pragma once
+/// @file The card-game helpers' sessions in journals: a card game's journal traits (the game
+/// type G of session.hpp) built from its rules, the recorder that journals a console's in-memory
+/// session (cards/common/undo_session.hpp), and tying a console to its journal, resuming it
+/// when it exists.
+
+#include <fmt/format.h>
+
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cards/common/undo_session.hpp"
+#include "match/session.hpp"
+
+namespace duels::match {
+
+/// The journal traits of a card game whose session rules are `Rules` (as for
+/// cards::UndoSession) and whose journal header body is `StartT`. The game's namespace provides
+/// to_json / from_json for its Command; a Rejection has a `reason`. Derive and add kKind,
+/// start_to_json and start_from_json.
+template <class Rules, class StartT>
+struct CardGame {
+  using Start = StartT;
+  using State = typename Rules::State;
+  using Command = typename Rules::Command;
+  using Event = typename Rules::Event;
+  using Rejection = typename Rules::Rejection;
+
+  static Expected<State, std::string> initial(const Start&) { return State{}; }
+  static Expected<std::vector<Event>, Rejection> apply(State& s, const Command& c) {
+    auto applied = Rules::apply(s, c);
+    if (!applied) return applied.error();
+    s = std::move(applied->state);
+    return std::move(applied->events);
+  }
+  static nlohmann::json command_to_json(const Command& c) {
+    nlohmann::json j;
+    to_json(j, c);
+    return j;
+  }
+  static Command command_from_json(const nlohmann::json& j) {
+    Command c;
+    try {
+      from_json(j, c);
+    } catch (const std::exception& e) {
+      throw DataException({"", 0, "command", e.what()});
+    }
+    return c;
+  }
+  static std::string reason(const Rejection& r) { return r.reason; }
+  static Rejection rejection(std::string reason) { return Rejection{std::move(reason)}; }
+};
+
+/// Writes a console session's commands, undos and redos to its journal, each synced before the
+/// session acts on it.
+template <class G>
+class JournalRecorder : public cards::SessionRecorder<typename G::Command> {
+ public:
+  explicit JournalRecorder(JournalWriter writer) : writer_(std::move(writer)) {}
+  void record_command(const typename G::Command& command) override {
+    writer_.append("command", G::command_to_json(command));
+  }
+  void record_undo() override { writer_.append("undo", nlohmann::json::object()); }
+  void record_redo() override { writer_.append("redo", nlohmann::json::object()); }
+  [[nodiscard]] const std::string& path() const { return writer_.path(); }
+
+ private:
+  JournalWriter writer_;
+};
+
+/// A journal tied to a session: its start (this struct's own fields, e.g. `seed`), the
+/// recorder (keep it alive while the session is used) and notes for the players.
+template <class G>
+struct AttachedSessionJournal : G::Start {
+  std::unique_ptr<JournalRecorder<G>> recorder;
+  std::vector<std::string> notes;
+};
+
+/// Opens (resuming) or creates the journal at `path` and ties `session` to it: a new journal
+/// starts from `start_if_new`; an existing one is replayed into the session (a torn or damaged
+/// tail cut off and said in the notes). Throws DataException when the journal is of another
+/// game or its commands do not replay.
+template <class G, class Session>
+AttachedSessionJournal<G> attach_session_journal(const std::string& path, Session& session,
+                                                 const typename G::Start& start_if_new) {
+  AttachedSessionJournal<G> out;
+  if (!std::filesystem::exists(path)) {
+    static_cast<typename G::Start&>(out) = start_if_new;
+    out.recorder = std::make_unique<JournalRecorder<G>>(create_journal<G>(path, start_if_new));
+    out.notes.push_back("new session journal: " + path);
+  } else {
+    auto resumed = resume_journal<G>(path);
+    static_cast<typename G::Start&>(out) = static_cast<const typename G::Start&>(resumed.replay);
+    out.notes = resumed.replay.warnings;
+    if (resumed.replay.error) out.notes.push_back(resumed.replay.error->message());
+    if (resumed.repaired) {
+      out.notes.push_back("the damaged tail was cut off (the original is kept as " + path +
+                          ".damaged)");
+    }
+    std::vector<typename G::Command> log;
+    std::vector<typename G::Command> redo;
+    for (const auto& s : resumed.replay.steps)
+      log.push_back(s.command);
+    for (const auto& s : resumed.replay.redo)
+      redo.push_back(s.command);
+    if (!session.restore(std::move(log), std::move(redo))) {
+      throw DataException({path, 0, "", "a journal whose commands replay (this one does not)"});
+    }
+    out.notes.push_back(fmt::format("resumed after event {}", resumed.replay.last_seq));
+    out.recorder = std::make_unique<JournalRecorder<G>>(std::move(resumed.writer));
+  }
+  session.set_recorder(out.recorder.get());
+  return out;
+}
+
+}  // namespace duels::match
