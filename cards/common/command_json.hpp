@@ -41,6 +41,18 @@
     if (!j.is_object()) throw std::invalid_argument("a command is a JSON object"); \
   }
 
+/// to_json / from_json for a plain struct's fields (no "type").
+#define DUELS_CARDS_STRUCT_JSON(Type, ...)                                          \
+  void to_json(nlohmann::json& nlohmann_json_j, const Type& nlohmann_json_t) {      \
+    nlohmann_json_j = nlohmann::json::object();                                     \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_CARDS_JSON_TO, __VA_ARGS__))     \
+  }                                                                                 \
+  void from_json(const nlohmann::json& nlohmann_json_j, Type& nlohmann_json_t) {    \
+    if (!nlohmann_json_j.is_object()) throw std::invalid_argument("a JSON object"); \
+    const Type nlohmann_json_default_obj{};                                         \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_CARDS_JSON_FROM, __VA_ARGS__))   \
+  }
+
 namespace duels::cards {
 
 namespace detail {

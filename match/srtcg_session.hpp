@@ -1,0 +1,35 @@
+#pragma once
+/// @file SRTCG sessions kept in the same journals as Duels matches (card_session.hpp).
+
+#include <cstdint>
+#include <string>
+
+#include "cards/srtcg/console.hpp"
+#include "cards/srtcg/session.hpp"
+#include "match/card_session.hpp"
+
+namespace duels::match {
+
+/// What an SRTCG journal starts from: an empty table and the seed of its virtual dice.
+struct SrtcgStart {
+  std::uint64_t seed = 0;
+};
+
+/// SRTCG as a journaled game.
+struct SrtcgGame : CardGame<cards::srtcg::SessionRules, SrtcgStart> {
+  static constexpr const char* kKind = "srtcg";
+  static nlohmann::json start_to_json(const Start& s) { return {{"seed", s.seed}}; }
+  static Start start_from_json(const nlohmann::json& j);
+};
+
+/// Journals an SRTCG console session.
+using SrtcgRecorder = JournalRecorder<SrtcgGame>;
+/// An SRTCG journal tied to a console (`seed`, `recorder`, `notes`).
+using AttachedSrtcgJournal = AttachedSessionJournal<SrtcgGame>;
+
+/// Opens (resuming) or creates the journal at `path` and ties `console`'s session to it; a new
+/// journal keeps `seed_if_new`.
+AttachedSrtcgJournal attach_srtcg_journal(const std::string& path, cards::srtcg::Console& console,
+                                          std::uint64_t seed_if_new);
+
+}  // namespace duels::match
