@@ -6,58 +6,18 @@
 #include <cctype>
 #include <charconv>
 
+#include "cards/common/text.hpp"
 #include "cards/crossfire/json.hpp"
 
 namespace duels::cards::crossfire {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0)
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0)
-    s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-/// Splits "word rest of line".
-std::pair<std::string, std::string> head_rest(std::string_view line) {
-  line = trim(line);
-  std::size_t i = 0;
-  while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i])) == 0 &&
-         line[i] != ';')
-    ++i;
-  return {lower(line.substr(0, i)), std::string(trim(line.substr(i)))};
-}
-
-std::vector<std::string> split_list(std::string_view text, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= text.size(); ++i) {
-    if (i == text.size() || text[i] == sep) {
-      const std::string_view piece = trim(text.substr(start, i - start));
-      if (!piece.empty()) out.emplace_back(piece);
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-bool to_int(std::string_view s, int& out) {
-  s = trim(s);
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  if (s.empty() || s.size() > 6) return false;
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, out);
-  return ec == std::errc() && ptr == end;
-}
+using text::head_rest;
+using text::lower;
+using text::split_list;
+using text::to_int;
+using text::trim;
 
 /// "A -> B": the two sides, or nullopt.
 std::optional<std::pair<std::string, std::string>> arrow(std::string_view text) {
@@ -85,7 +45,7 @@ Clauses clauses(std::string_view text) {
   c.head = std::string(trim(text.substr(0, semi)));
   if (semi == std::string_view::npos) return c;
   for (const std::string& part : split_list(text.substr(semi + 1), ';')) {
-    auto [k, v] = head_rest(part);
+    auto [k, v] = head_rest(part, true);
     c.keyed.emplace_back(k, v);
   }
   return c;
@@ -326,7 +286,7 @@ Console::Reply Console::submit_all(const std::vector<Command>& commands) {
 
 Console::Reply Console::handle(std::string_view line) {
   if (!valid_utf8(line)) return Reply{"the line is not valid UTF-8 text\n", false, false};
-  const auto [cmd, rest] = head_rest(line);
+  const auto [cmd, rest] = head_rest(line, true);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };
   if (cmd.empty() || cmd.starts_with("#")) return Reply{"", true, false};

@@ -6,53 +6,18 @@
 #include <cctype>
 #include <charconv>
 
+#include "cards/common/text.hpp"
 #include "cards/srtcg/json.hpp"
 
 namespace duels::cards::srtcg {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0)
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0)
-    s.remove_suffix(1);
-  return s;
-}
-
-/// Splits "word rest of line".
-std::pair<std::string, std::string> head_rest(std::string_view line) {
-  line = trim(line);
-  std::size_t i = 0;
-  while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i])) == 0)
-    ++i;
-  std::string head(line.substr(0, i));
-  std::transform(head.begin(), head.end(), head.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return {head, std::string(trim(line.substr(i)))};
-}
-
-std::vector<std::string> split_list(std::string_view text, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= text.size(); ++i) {
-    if (i == text.size() || text[i] == sep) {
-      const std::string_view piece = trim(text.substr(start, i - start));
-      if (!piece.empty()) out.emplace_back(piece);
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-bool to_int(std::string_view s, int& out) {
-  s = trim(s);
-  if (s.empty() || s.size() > 6) return false;
-  if (s.front() == '+') s.remove_prefix(1);
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, out);
-  return ec == std::errc() && ptr == end;
-}
+using text::head_rest;
+using text::lower;
+using text::split_list;
+using text::to_int;
+using text::trim;
 
 /// Splits "A -> B -> C" into its parts.
 std::vector<std::string> arrows(std::string_view text) {

@@ -1,0 +1,60 @@
+#include "cards/common/text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace duels::cards::text {
+
+namespace {
+bool space(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+}  // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && space(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && space(s.back()))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::pair<std::string, std::string> head_rest(std::string_view line, bool stop_at_semicolon) {
+  line = trim(line);
+  std::size_t i = 0;
+  while (i < line.size() && !space(line[i]) && !(stop_at_semicolon && line[i] == ';'))
+    ++i;
+  return {lower(line.substr(0, i)), std::string(trim(line.substr(i)))};
+}
+
+std::vector<std::string> split_list(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == sep) {
+      const std::string_view piece = trim(text.substr(start, i - start));
+      if (!piece.empty()) out.emplace_back(piece);
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+bool to_int(std::string_view s, int& out) {
+  s = trim(s);
+  if (s.empty() || s.size() > 6) return false;
+  if (s.front() == '+') s.remove_prefix(1);
+  const char* end = s.data() + s.size();
+  auto [ptr, ec] = std::from_chars(s.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace duels::cards::text
