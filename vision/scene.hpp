@@ -1,0 +1,129 @@
+#pragma once
+/// @file Synthetic table scenes as data: the table, the camera, bases with their markers and
+/// rough figures, scripted moves and sweeping hands, and how the picture is degraded. Read
+/// from YAML (`schema_version: 1`, inches, seconds); see assets/scenes/demo.yaml.
+///
+/// ```yaml
+/// schema_version: 1
+/// seed: 7
+/// fps: 10
+/// duration: 12                       # seconds
+/// table: {width: 60, depth: 60, felt_grey: 110, corner_markers: 4}   # corner marker side (0 =
+/// none) camera: {width: 1920, height: 1080, fx: 1000, distance: 51.2, elevation: 45, azimuth: 0,
+///          target: [30, 26], dist: [-0.12, 0.08, 0.0008, -0.0005, -0.02]}
+/// look: {supersample: 2, noise: 2.0, blur: 0.5, motion_blur: true, lighting: 0.25}
+/// dictionary: DICT_4X4_50
+/// bases:
+///   - id: razor
+///     figure: Razor                   # optional, a figure name (assets) for the tracker output
+///     marker: 10
+///     diameter: 2.0
+///     height: 0.75
+///     marker_side: 1.0
+///     marker_offset: [0, 0.35]        # marker centre from the base centre, base frame (+y =
+///     facing) figure_height: 4.5              # 0 = no figure drawn colour: [40, 60, 200] # BGR of
+///     the base and figure path:                           # keyframes, linear in between; angle =
+///     facing, degrees
+///       - {t: 0, x: 12, y: 10, angle: 90}
+///       - {t: 4, x: 20, y: 18}
+/// hands:
+///   - {t0: 5, t1: 7, from: [0, 30], to: [60, 34], height: 4, radius: 1.6}
+/// ```
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calib/lens.hpp"
+#include "calib/table.hpp"
+
+namespace duels::vision {
+
+/// The schema version of scene files this program reads.
+inline constexpr int kSceneSchemaVersion = 1;
+
+/// A keyframe of a base's scripted path: where it is at time `t_s` and which way it faces.
+struct Keyframe {
+  double t_s = 0;
+  double x_in = 0;
+  double y_in = 0;
+  double angle_deg = 90;  ///< facing direction, counter-clockwise from +x (90 = away from player)
+};
+
+/// A base in a synthetic scene: its marker, its looks and its scripted path.
+struct SceneBaseSpec {
+  std::string id;
+  std::string figure;  ///< figure name, may be empty
+  int marker_id = 0;
+  double diameter_in = 2.0;
+  double height_in = 0.75;
+  double marker_side_in = 1.0;
+  cv::Point2d marker_offset_in{0, 0};  ///< base frame: +y along the facing direction
+  double figure_height_in = 4.5;
+  cv::Scalar colour{60, 60, 200};
+  std::vector<Keyframe> path;  ///< sorted by time, at least one
+};
+
+/// A hand sweeping straight across the table between two times.
+struct HandSweep {
+  double t0_s = 0;
+  double t1_s = 1;
+  cv::Point2d from_in;
+  cv::Point2d to_in;
+  double height_in = 4;
+  double radius_in = 1.6;
+};
+
+/// How the renderer degrades the picture.
+struct SceneLook {
+  int supersample = 2;
+  double noise_sigma = 2.0;  ///< grey levels
+  double blur_sigma_px = 0.5;
+  bool motion_blur = true;  ///< average sub-frames over the exposure when something moves
+  double exposure_s = 0.02;
+  double lighting = 0.25;  ///< strength of the uneven illumination (0 = flat)
+  int felt_grey = 110;
+};
+
+/// A whole synthetic scene.
+struct SceneSpec {
+  std::string name;
+  std::uint64_t seed = 1;
+  double fps = 10;
+  double duration_s = 10;
+  calib::TableGeometry table;
+  double corner_marker_side_in = 4;  ///< registration markers at the corners; 0 = none
+  std::string dictionary = "DICT_4X4_50";
+  calib::Intrinsics camera;
+  calib::Pose table_to_camera;
+  SceneLook look;
+  std::vector<SceneBaseSpec> bases;
+  std::vector<HandSweep> hands;
+
+  [[nodiscard]] int frame_count() const;
+};
+
+/// Where a base is at a time (interpolated along its path).
+struct BasePose {
+  cv::Point2d centre_in;
+  double angle_deg = 90;
+};
+/// The pose of a base at `t_s`.
+BasePose base_pose_at(const SceneBaseSpec& base, double t_s);
+
+/// The camera looking at `target_in` from `distance_in` away, `elevation_deg` above the table
+/// and turned `azimuth_deg` around it (0 = from the player's side).
+calib::Pose camera_pose_over_table(cv::Point2d target_in, double distance_in, double elevation_deg,
+                                   double azimuth_deg);
+
+/// Parses a scene. Every problem is collected; a DataException names file, line, field and
+/// what was expected.
+SceneSpec parse_scene_spec(const std::string& text, const std::string& file);
+/// Same, reading a file.
+SceneSpec load_scene_spec(const std::string& path);
+
+/// A scene by name or file: "demo" → assets/scenes/demo.yaml under `assets_dir`, anything
+/// ending in .yaml is a path.
+SceneSpec load_named_scene(const std::string& name_or_path, const std::string& assets_dir);
+
+}  // namespace duels::vision
