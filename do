@@ -13,7 +13,7 @@ PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev
   libopencv-dev libopencv-contrib-dev
-  libimgui-dev libglfw3-dev libgl-dev
+  libimgui-dev libstb-dev libglfw3-dev libgl-dev
   xvfb xauth fonts-dejavu-core
   clang libclang-rt-14-dev
 )
@@ -34,7 +34,8 @@ setup() {
 
 build() {
   if [ ! -f build/build.ninja ]; then
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUELS_WERROR=ON
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDUELS_WERROR=ON \
+      -DDUELS_REQUIRE_OVERLAY=ON
   fi
   cmake --build build -j "${DUELS_JOBS:-2}"
 }

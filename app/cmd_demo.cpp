@@ -1,8 +1,11 @@
-// `duels demo` — until the camera view and GUI land, a seeded match between two sample figures
-// played out in the terminal by the built-in opponent, step by step.
+// `duels demo` — a seeded match between sample figures played step by step by the built-in
+// opponent: in the overlay window when a display exists (and stdout is a terminal), else in the
+// terminal.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -15,7 +18,23 @@
 #include "duels/engine.hpp"
 
 namespace duels::app {
+
+/// The GUI demo, set by cmd_gui.cpp when the overlay is built: plays a seeded match of these
+/// teams in the window (no teams: the synthetic camera scene's figures, seen by the camera);
+/// false when no window can be opened.
+using GuiDemoFn = bool (*)(const std::vector<std::string>& teams, std::uint64_t seed, int delay_ms);
+GuiDemoFn& gui_demo_hook() {
+  static GuiDemoFn hook = nullptr;  // a registration slot, not model data
+  return hook;
+}
+
 namespace {
+
+bool display_advertised() {
+  const char* x = std::getenv("DISPLAY");
+  const char* w = std::getenv("WAYLAND_DISPLAY");
+  return (x != nullptr && *x != '\0') || (w != nullptr && *w != '\0');
+}
 
 void print_status(const GameState& s) {
   for (const auto& f : s.figures) {
@@ -33,25 +52,37 @@ void add_demo(CLI::App& root) {
     std::vector<std::string> teams{"Street Team", "Arcane Team"};
     int delay_ms = 0;
     int max_rounds = 40;
+    bool terminal = false;
+    bool gui = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = root.add_subcommand(
-      "demo", "Watch a seeded sample match (terminal demo until the GUI lands)");
+      "demo", "Watch a seeded sample match (in the overlay window when there is a display)");
   cmd->add_option("--seed", o->seed, "seed (printed, so the same match can be replayed)");
-  cmd->add_option("--teams", o->teams, "two or more sample teams from assets/teams")
-      ->delimiter(',');
+  auto* teams_option =
+      cmd->add_option("--teams", o->teams, "two or more sample teams from assets/teams")
+          ->delimiter(',');
   cmd->add_option("--delay", o->delay_ms, "milliseconds to pause after each step")
       ->check(CLI::Range(0, 5000));
   cmd->add_option("--max-rounds", o->max_rounds, "stop after this many rounds")
       ->check(CLI::Range(1, 1000));
-  cmd->callback([o] {
+  cmd->add_flag("--terminal", o->terminal, "play in the terminal even when there is a display");
+  cmd->add_flag("--gui", o->gui, "open the window even when stdout is not a terminal");
+  cmd->callback([o, teams_option] {
     const AssetLibrary lib = load_asset_library(assets_dir());
     const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
+    const bool window = !o->terminal && gui_demo_hook() != nullptr && display_advertised() &&
+                        (o->gui || isatty(STDOUT_FILENO) != 0);
+    // Without --teams the window shows the bundled synthetic camera scene and its figures.
+    const std::vector<std::string> window_teams =
+        teams_option->count() > 0 ? o->teams : std::vector<std::string>{};
+    if (window && gui_demo_hook()(window_teams, seed, o->delay_ms)) return;
     auto game = new_game(setup_from_teams(lib, o->teams));
     if (!game) throw IllegalAction(game.error().reason);
     GameState s = *game;
     std::cout << fmt::format(
-        "Duels Companion demo — terminal edition (the camera view and overlay are not built yet).\n"
+        "Duels Companion demo — terminal edition (the overlay window opens instead when there "
+        "is a display).\n"
         "A seeded match between sample figures, played by the built-in opponent. Seed {}\n"
         "(replay it with: duels demo --seed {})\n\n",
         seed, seed);

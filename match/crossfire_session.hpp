@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cards/crossfire/console.hpp"
+#include "cards/crossfire/json.hpp"  // to_json / from_json of the commands the recorder writes
 #include "cards/crossfire/session.hpp"
 #include "match/card_session.hpp"
 

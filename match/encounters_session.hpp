@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cards/encounters/console.hpp"
+#include "cards/encounters/json.hpp"  // to_json / from_json of the commands the recorder writes
 #include "cards/encounters/session.hpp"
 #include "match/card_session.hpp"
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cards/srtcg/console.hpp"
+#include "cards/srtcg/json.hpp"  // to_json / from_json of the commands the recorder writes
 #include "cards/srtcg/session.hpp"
 #include "match/card_session.hpp"
 

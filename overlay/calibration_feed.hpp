@@ -1,0 +1,71 @@
+#pragma once
+/// @file The calibration wizard's engine: frames (a camera, a video, or a synthetic board held in
+/// seeded poses) go through board detection and calib::LiveCalibrator on a thread of their own;
+/// the window takes the latest snapshot each frame and never waits for them. No ImGui here.
+
+#include <opencv2/core.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "calib/live.hpp"
+#include "calib/pattern.hpp"
+
+namespace duels::overlay {
+
+/// Where the wizard's frames come from and how fast.
+struct CalibrationFeedOptions {
+  /// "synthetic" / "synthetic:SEED" (a 9×6 chessboard moved through seeded poses in front of a
+  /// 640×360 webcam-like lens), "cam:N" (a camera) or a video file.
+  std::string source = "synthetic";
+  calib::PatternSpec pattern;  ///< the board looked for (default: 9×6 chessboard, 25 mm)
+  double fps = 30;             ///< synthetic frames per second (0: as fast as they are made)
+  int hold_frames = 12;        ///< synthetic: frames each pose is held (the board "still")
+  int max_frames = 2400;       ///< stop after this many frames
+  calib::LiveOptions live;
+};
+
+/// What the wizard shows: the latest frame with its detected corners and the live state.
+struct CalibrationSnapshot {
+  std::int64_t frame = 0;            ///< frames fed so far
+  cv::Mat image;                     ///< the latest frame, 8-bit grey
+  std::vector<cv::Point2f> corners;  ///< the board corners found in it (none: no board)
+  calib::LiveStatus status;          ///< views, coverage, tilts, hint, calibration
+  std::string source;                ///< "synthetic board (seed 1)", "camera 0", …
+  bool running = false;              ///< the thread is still feeding frames
+  std::string error;                 ///< why the feed stopped early ("" = it did not)
+  double frames_per_s = 0;           ///< the thread's own rate
+  /// The calibration's RMS reprojection error (px) and its fx fy cx cy, when calibrated.
+  [[nodiscard]] double rms_px() const;
+};
+
+/// Runs the feed on its own thread from construction to destruction (or stop()).
+class CalibrationFeed {
+ public:
+  explicit CalibrationFeed(CalibrationFeedOptions options);
+  ~CalibrationFeed();
+  CalibrationFeed(const CalibrationFeed&) = delete;
+  CalibrationFeed& operator=(const CalibrationFeed&) = delete;
+
+  /// The latest snapshot (never null).
+  [[nodiscard]] std::shared_ptr<const CalibrationSnapshot> snapshot() const;
+  /// Asks the thread to stop and waits for it.
+  void stop();
+
+ private:
+  void run();
+  void publish(std::shared_ptr<const CalibrationSnapshot> s);
+
+  CalibrationFeedOptions options_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const CalibrationSnapshot> latest_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace duels::overlay

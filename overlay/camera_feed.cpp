@@ -1,0 +1,200 @@
+#include "overlay/camera_feed.hpp"
+
+#include <chrono>
+#include <opencv2/imgproc.hpp>
+#include <optional>
+
+#include "common/error.hpp"
+#include "vision/pipeline.hpp"
+#include "vision/render.hpp"
+#include "vision/scene.hpp"
+#include "vision/source.hpp"
+
+namespace duels::overlay {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::vector<TrackedBasePosition> vision_positions(const vision::TableState& table) {
+  std::vector<TrackedBasePosition> out;
+  for (const auto& b : table.bases) {
+    if (b.figure.empty() || b.state == vision::BaseState::kLost) continue;
+    double trust = 1.0;
+    if (b.state == vision::BaseState::kMoving) trust = 0.75;
+    if (b.state == vision::BaseState::kOccluded) trust = 0.4;
+    out.push_back({b.figure, Vec2{b.centre_in.x, b.centre_in.y}, trust});
+  }
+  return out;
+}
+
+CameraFeed::CameraFeed(CameraFeedOptions options) : options_(std::move(options)) {
+  auto first = std::make_shared<CameraSnapshot>();
+  first->source_name = options_.source;
+  latest_ = first;
+  thread_ = std::thread([this] { run(); });
+}
+
+CameraFeed::~CameraFeed() {
+  stop();
+}
+
+void CameraFeed::stop() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+std::shared_ptr<const CameraSnapshot> CameraFeed::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return latest_;
+}
+
+void CameraFeed::publish(std::shared_ptr<const CameraSnapshot> s) {
+  std::lock_guard lock(mutex_);
+  latest_ = std::move(s);
+}
+
+void CameraFeed::run() {
+  auto with = [&](auto&& change) {
+    auto s = std::make_shared<CameraSnapshot>(*snapshot());
+    change(*s);
+    publish(std::move(s));
+  };
+  std::unique_ptr<vision::Source> source;
+  std::shared_ptr<vision::SceneRenderer> renderer;
+  std::optional<vision::Pipeline> pipeline;
+  double scene_fps = 0;
+  try {
+    const vision::SourceSpec spec = vision::parse_source_spec(options_.source);
+    vision::SourceOptions so;
+    so.loop = true;
+    calib::TablePlane plane;
+    vision::BaseMap map;
+    if (spec.kind == vision::SourceKind::kSynthetic) {
+      vision::SceneSpec scene = vision::load_named_scene(spec.path, options_.assets_dir);
+      renderer = std::make_shared<vision::SceneRenderer>(scene);
+      plane = renderer->plane();
+      map = vision::base_map_from_scene(scene);
+      scene_fps = scene.fps;
+      const int frames = std::max(1, scene.frame_count());
+      source = vision::open_generator(
+          "synthetic " + scene.name,
+          [renderer, frames, fps = scene.fps](std::int64_t index, vision::Frame& frame) {
+            const std::int64_t k = index % frames;  // the scene loops
+            frame.image = renderer->render(k);
+            frame.index = index;
+            frame.time_s = static_cast<double>(index) / std::max(fps, 1e-6);
+            return true;
+          });
+    } else {
+      if (options_.calib_file.empty())
+        throw DataException({options_.source, 0, "--calib",
+                             "a calibration file with the table registration for this camera"});
+      if (options_.base_map.empty())
+        throw DataException(
+            {options_.source, 0, "--bases", "a base map file (which marker is which figure)"});
+      plane = vision::plane_from_calibration(options_.calib_file);
+      map = vision::load_base_map(options_.base_map);
+      switch (spec.kind) {
+        case vision::SourceKind::kCamera:
+          source = vision::open_camera(spec.camera_index, so);
+          break;
+        case vision::SourceKind::kStream:
+          source = vision::open_stream(spec.path, so);
+          break;
+        case vision::SourceKind::kVideo:
+          source = vision::open_video(spec.path, so);
+          break;
+        case vision::SourceKind::kFolder:
+          source = vision::open_folder(spec.path, so);
+          break;
+        case vision::SourceKind::kSynthetic:
+          break;
+      }
+    }
+    pipeline.emplace(plane, map);
+    with([&](CameraSnapshot& s) {
+      s.plane = plane;
+      s.source_name = source->name();
+    });
+  } catch (const std::exception& e) {
+    with([&](CameraSnapshot& s) { s.error = e.what(); });
+    return;
+  }
+
+  const auto started = Clock::now();
+  auto next_due = started;
+  std::int64_t frames = 0;
+  vision::Frame frame;
+  while (!stop_) {
+    const auto t0 = Clock::now();
+    vision::ReadStatus status = vision::ReadStatus::kEnd;
+    try {
+      status = source->read(frame);
+    } catch (const std::exception& e) {
+      with([&](CameraSnapshot& s) {
+        s.connected = false;
+        s.problem = e.what();
+      });
+      status = vision::ReadStatus::kRetry;
+    }
+    if (status == vision::ReadStatus::kEnd) {
+      with([&](CameraSnapshot& s) {
+        s.ended = true;
+        s.connected = false;
+      });
+      return;
+    }
+    if (status == vision::ReadStatus::kRetry) {
+      with([&](CameraSnapshot& s) {
+        s.connected = false;
+        s.problem = source->stats().last_problem;
+        s.reconnects = source->stats().reconnects;
+      });
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    const double capture_ms = ms_since(t0);
+    const auto t1 = Clock::now();
+    try {
+      vision::PipelineResult r = pipeline->process(frame.image, frame.index, frame.time_s);
+      auto s = std::make_shared<CameraSnapshot>(*snapshot());
+      s->vision_ms = ms_since(t1);
+      s->capture_ms = capture_ms;
+      s->frame = frame.index;
+      s->time_s = frame.time_s;
+      s->table = std::move(r.state);
+      s->connected = true;
+      s->problem.clear();
+      s->reconnects = source->stats().reconnects;
+      const double k = std::min(
+          1.0, static_cast<double>(options_.max_picture_width_px) / std::max(1, frame.image.cols));
+      if (k < 1.0) {
+        cv::resize(frame.image, s->picture, {}, k, k, cv::INTER_AREA);
+      } else {
+        s->picture = frame.image.clone();
+      }
+      if (s->picture.channels() == 1) cv::cvtColor(s->picture, s->picture, cv::COLOR_GRAY2BGR);
+      s->picture_scale = k;
+      ++frames;
+      const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+      s->frames_per_s = elapsed > 0 ? static_cast<double>(frames) / elapsed : 0;
+      publish(std::move(s));
+    } catch (const std::exception& e) {
+      with([&](CameraSnapshot& s) { s.problem = e.what(); });
+    }
+    if (renderer && options_.realtime && scene_fps > 0) {
+      next_due += std::chrono::microseconds(static_cast<std::int64_t>(1e6 / scene_fps));
+      if (next_due < Clock::now()) next_due = Clock::now();  // slower than the scene: no backlog
+      std::this_thread::sleep_until(next_due);
+    }
+  }
+}
+
+}  // namespace duels::overlay

@@ -1,0 +1,80 @@
+#pragma once
+/// @file The camera behind the table view: frames from a camera, a video, a folder or a
+/// synthetic scene go through the vision pipeline (markers → bases on the table → tracking) on a
+/// thread of their own; the window takes the latest snapshot each frame and never waits for
+/// capture or vision. No ImGui here.
+
+#include <opencv2/core.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "calib/table.hpp"
+#include "overlay/table_model.hpp"
+#include "vision/tracker.hpp"
+
+namespace duels::overlay {
+
+/// Where the camera picture comes from.
+struct CameraFeedOptions {
+  std::string source;      ///< cam:N, a video file, a folder, a URL, or synthetic:NAME|FILE
+  std::string calib_file;  ///< the camera's calibration with its table registration (not
+                           ///< needed for synthetic scenes, whose camera is known exactly)
+  std::string base_map;    ///< marker → figure file (not needed for synthetic scenes)
+  std::string assets_dir;  ///< where synthetic:NAME scenes are found (ASSETS/scenes/NAME.yaml)
+  bool realtime = true;    ///< synthetic scenes play at their own frame rate (else flat out)
+  int max_picture_width_px = 1280;  ///< the picture handed to the window is scaled down to this
+};
+
+/// What the window shows of the camera: the latest picture and what vision made of it.
+struct CameraSnapshot {
+  std::int64_t frame = -1;  ///< frame index (-1: no frame yet)
+  double time_s = 0;
+  cv::Mat picture;           ///< BGR, scaled down to at most max_picture_width_px
+  double picture_scale = 1;  ///< picture pixels per camera pixel
+  calib::TablePlane plane;   ///< camera pixels ↔ table inches
+  vision::TableState table;  ///< tracked bases (inches) and their states
+  std::string source_name;
+  bool connected = false;  ///< frames are arriving (false: the camera is lost, reconnecting)
+  std::string problem;     ///< the source's latest problem in words
+  std::int64_t reconnects = 0;
+  bool ended = false;       ///< the source is finished (end of a video)
+  std::string error;        ///< why the feed could not start or stopped
+  double frames_per_s = 0;  ///< the vision thread's own rate
+  double vision_ms = 0;     ///< time of the last frame through the pipeline
+  double capture_ms = 0;    ///< time to get the last frame (rendering, for synthetic scenes)
+};
+
+/// The positions the session takes from a snapshot: settled bases fully trusted, moving ones a
+/// little less, occluded ones kept at their last place below the trust line, lost ones dropped.
+std::vector<TrackedBasePosition> vision_positions(const vision::TableState& table);
+
+/// Runs capture and vision on their own thread from construction to destruction.
+class CameraFeed {
+ public:
+  explicit CameraFeed(CameraFeedOptions options);
+  ~CameraFeed();
+  CameraFeed(const CameraFeed&) = delete;
+  CameraFeed& operator=(const CameraFeed&) = delete;
+
+  /// The latest snapshot (never null).
+  [[nodiscard]] std::shared_ptr<const CameraSnapshot> snapshot() const;
+  void stop();
+
+ private:
+  void run();
+  void publish(std::shared_ptr<const CameraSnapshot> s);
+
+  CameraFeedOptions options_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const CameraSnapshot> latest_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace duels::overlay

@@ -1,0 +1,200 @@
+#include "overlay/card_games.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <stdexcept>
+
+#include "cards/crossfire/json.hpp"
+#include "cards/crossfire/metatypes.hpp"
+#include "cards/encounters/json.hpp"
+#include "cards/srtcg/json.hpp"
+#include "dice/roller.hpp"
+#include "match/crossfire_session.hpp"
+#include "match/duels_match.hpp"
+#include "match/encounters_session.hpp"
+#include "match/journal.hpp"
+#include "match/srtcg_session.hpp"
+
+namespace duels::overlay {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string lower(std::string s) {
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The journal's path, made when absent.
+std::string journal_or_new(const CardTableOptions& o, const std::string& game) {
+  return o.journal.empty() ? new_card_journal(game) : o.journal;
+}
+
+// Encounters: the console of `duels encounters play`, journaled by match/encounters_session.
+class EncountersTable final : public CardTable {
+ public:
+  explicit EncountersTable(const CardTableOptions& o) : console_(seed_for(o)) {
+    journal_ = journal_or_new(o, "encounters");
+    attached_ = match::attach_encounters_journal(journal_, console_, console_.seed());
+    for (const auto& n : attached_.notes)
+      note(n);
+    note(fmt_seed());
+  }
+  [[nodiscard]] std::string game() const override { return "Encounters"; }
+  [[nodiscard]] std::string state_text() const override {
+    return cards::encounters::render(console_.session().state());
+  }
+  [[nodiscard]] std::string help() const override { return cards::encounters::Console::help(); }
+  [[nodiscard]] std::vector<std::string> quick_words() const override {
+    return {"advise", "odds", "solve", "roll", "log", "undo", "redo"};
+  }
+  [[nodiscard]] std::size_t commands() const override { return console_.session().log().size(); }
+
+ protected:
+  Reply handle(const std::string& line) override {
+    const auto r = console_.handle(line);
+    return {r.text, r.ok};
+  }
+
+ private:
+  static std::uint64_t seed_for(const CardTableOptions& o) {
+    // A resumed session keeps the seed it started with (its rolls replay exactly).
+    if (!o.journal.empty() && fs::exists(o.journal)) {
+      const auto contents = match::read_journal(o.journal);
+      return match::EncountersGame::start_from_json(contents.header.body).seed;
+    }
+    return o.seed != 0 ? o.seed : dice::fresh_seed();
+  }
+  [[nodiscard]] std::string fmt_seed() const {
+    return "Encounters session, seed " + std::to_string(console_.seed()) +
+           ". Type help for the commands.";
+  }
+  cards::encounters::Console console_;
+  match::AttachedJournal attached_;
+};
+
+// Crossfire: the console of `duels crossfire play` (no dice), journaled by
+// match/crossfire_session.
+class CrossfireTable final : public CardTable {
+ public:
+  explicit CrossfireTable(const CardTableOptions& o) : console_(metatypes(o)) {
+    journal_ = journal_or_new(o, "crossfire");
+    attached_ = match::attach_crossfire_journal(journal_, console_);
+    for (const auto& n : attached_.notes)
+      note(n);
+    note("Crossfire session. Type help for the commands.");
+  }
+  [[nodiscard]] std::string game() const override { return "Crossfire"; }
+  [[nodiscard]] std::string state_text() const override {
+    return cards::crossfire::render(console_.session().state());
+  }
+  [[nodiscard]] std::string help() const override { return cards::crossfire::Console::help(); }
+  [[nodiscard]] std::vector<std::string> quick_words() const override {
+    return {"best", "next", "allocate", "forecast", "log", "undo", "redo"};
+  }
+  [[nodiscard]] std::size_t commands() const override { return console_.session().log().size(); }
+
+ protected:
+  Reply handle(const std::string& line) override {
+    const auto r = console_.handle(line);
+    return {r.text, r.ok};
+  }
+
+ private:
+  static std::vector<cards::crossfire::Metatype> metatypes(const CardTableOptions& o) {
+    if (o.crossfire_metatypes.empty()) return {};
+    return cards::crossfire::load_metatypes(o.crossfire_metatypes);
+  }
+  cards::crossfire::Console console_;
+  match::CrossfireJournal attached_;
+};
+
+// SRTCG: the console of `duels srtcg play`, journaled by match/srtcg_session.
+class SrtcgTable final : public CardTable {
+ public:
+  explicit SrtcgTable(const CardTableOptions& o) : console_(seed_for(o)) {
+    journal_ = journal_or_new(o, "srtcg");
+    attached_ = match::attach_srtcg_journal(journal_, console_, console_.seed());
+    for (const auto& n : attached_.notes)
+      note(n);
+    note("SRTCG session, seed " + std::to_string(console_.seed()) +
+         ". Type help for the commands.");
+  }
+  [[nodiscard]] std::string game() const override { return "SRTCG"; }
+  [[nodiscard]] std::string state_text() const override {
+    return cards::srtcg::render(console_.session().state());
+  }
+  [[nodiscard]] std::string help() const override { return cards::srtcg::Console::help(); }
+  [[nodiscard]] std::vector<std::string> quick_words() const override {
+    return {"next", "combat", "fight", "log", "undo", "redo"};
+  }
+  [[nodiscard]] std::size_t commands() const override { return console_.session().log().size(); }
+
+ protected:
+  Reply handle(const std::string& line) override {
+    const auto r = console_.handle(line);
+    return {r.text, r.ok};
+  }
+
+ private:
+  static std::uint64_t seed_for(const CardTableOptions& o) {
+    if (!o.journal.empty() && fs::exists(o.journal)) {
+      const auto contents = match::read_journal(o.journal);
+      return match::SrtcgGame::start_from_json(contents.header.body).seed;
+    }
+    return o.seed != 0 ? o.seed : dice::fresh_seed();
+  }
+  cards::srtcg::Console console_;
+  match::AttachedSrtcgJournal attached_;
+};
+
+}  // namespace
+
+bool CardTable::send(const std::string& line) {
+  transcript_.push_back({"> " + line, true, true});
+  ++version_;
+  const Reply r = handle(line);
+  std::string text = r.text;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text.pop_back();
+  if (!text.empty()) note(text, r.ok);
+  if (transcript_.size() > 2000) transcript_.erase(transcript_.begin(), transcript_.begin() + 500);
+  return r.ok;
+}
+
+void CardTable::note(std::string text, bool ok) {
+  transcript_.push_back({std::move(text), false, ok});
+  ++version_;
+}
+
+std::vector<std::string> card_games() {
+  return {"encounters", "crossfire", "srtcg"};
+}
+
+std::string new_card_journal(const std::string& game) {
+  std::string stamp = match::utc_now();
+  std::erase(stamp, ':');
+  std::erase(stamp, '-');
+  const fs::path dir = fs::path(match::data_dir()) / lower(game);
+  fs::create_directories(dir);
+  for (int k = 0;; ++k) {
+    const fs::path p = dir / (stamp + (k == 0 ? "" : "-" + std::to_string(k)) + ".jsonl");
+    if (!fs::exists(p)) return p.string();
+  }
+}
+
+std::unique_ptr<CardTable> open_card_table(const std::string& game,
+                                           const CardTableOptions& options) {
+  const std::string g = lower(game);
+  if (!options.journal.empty() && fs::path(options.journal).has_parent_path())
+    fs::create_directories(fs::path(options.journal).parent_path());
+  if (g == "encounters") return std::make_unique<EncountersTable>(options);
+  if (g == "crossfire") return std::make_unique<CrossfireTable>(options);
+  if (g == "srtcg") return std::make_unique<SrtcgTable>(options);
+  throw std::invalid_argument("no card game '" + game + "' (encounters, crossfire, srtcg)");
+}
+
+}  // namespace duels::overlay

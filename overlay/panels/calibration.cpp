@@ -1,0 +1,171 @@
+// The calibration wizard: live board detection, coverage, progress, RMS, hints.
+#include <GL/gl.h>
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "overlay/panels/panels.hpp"
+
+namespace duels::overlay {
+
+namespace {
+
+const char* phase_words(calib::LivePhase p) {
+  switch (p) {
+    case calib::LivePhase::kNoBoard:
+      return "no board in the picture";
+    case calib::LivePhase::kMoving:
+      return "board seen, moving";
+    case calib::LivePhase::kHolding:
+      return "board still: hold it\u2026";
+    case calib::LivePhase::kCaptured:
+      return "captured";
+    case calib::LivePhase::kNothingNew:
+      return "nothing new here: move or tilt the board";
+    case calib::LivePhase::kDone:
+      return "calibrated";
+  }
+  return "?";
+}
+
+}  // namespace
+
+CalibrationPanel::CalibrationPanel(CalibrationFeedOptions options, bool autostart)
+    : Panel("Calibration", {0.0f, 0.0f, 0.58f, 0.64f}), options_(std::move(options)) {
+  visible = autostart;
+  if (autostart) feed_ = std::make_unique<CalibrationFeed>(options_);
+}
+
+CalibrationPanel::~CalibrationPanel() = default;
+
+std::shared_ptr<const CalibrationSnapshot> CalibrationPanel::snapshot() const {
+  return feed_ ? feed_->snapshot() : nullptr;
+}
+
+void CalibrationPanel::release_graphics() {
+  if (texture_ != 0) {
+    const GLuint t = texture_;
+    glDeleteTextures(1, &t);
+    texture_ = 0;
+  }
+}
+
+void CalibrationPanel::draw_content(UiContext& ctx) {
+  const auto snap = snapshot();
+  const bool running = snap && snap->running;
+  if (ui::button(ctx, running ? "Restart calibration" : "Start calibration")) {
+    feed_.reset();
+    feed_ = std::make_unique<CalibrationFeed>(options_);
+  }
+  ImGui::SameLine();
+  if (ui::button(ctx, "Stop calibration", running)) feed_->stop();
+  ImGui::SameLine();
+  ImGui::TextDisabled("source: %s", snap ? snap->source.c_str() : options_.source.c_str());
+  if (!snap) {
+    ui::text_wrapped(
+        "Hold the printed board (duels calibrate print) in front of the camera; the wizard "
+        "captures a view whenever the board is still and the view adds something new.");
+    return;
+  }
+  if (!snap->error.empty()) ui::text_coloured(colours::kWarning, snap->error);
+  const calib::LiveStatus& st = snap->status;
+
+  // Progress, what is happening, what to do next.
+  const int needed = std::max(st.views_needed, 1);
+  ImGui::ProgressBar(static_cast<float>(std::clamp(st.progress, 0.0, 1.0)), {-1, 0},
+                     fmt::format("{} of ~{} views", st.views_accepted, needed).c_str());
+  ui::text_coloured(st.done                                   ? colours::kGood
+                    : st.phase == calib::LivePhase::kCaptured ? okabe_ito::kYellow
+                                                              : colours::kText,
+                    fmt::format("{}{}", phase_words(st.phase),
+                                st.event.empty() ? std::string() : " \u00b7 " + st.event));
+  if (st.done) ui::record_last_item(ctx, "Calibration done", WidgetKind::Field, true);
+  if (!st.hint.empty()) ui::text_coloured(okabe_ito::kOrange, "Next: " + st.hint);
+
+  // The picture with the corners found and the coverage map over it.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float text_h = 5 * ImGui::GetTextLineHeightWithSpacing();
+  if (!snap->image.empty() && avail.x > 40 && avail.y > text_h + 40) {
+    const cv::Mat& img = snap->image;
+    if (texture_ == 0) {
+      GLuint t = 0;
+      glGenTextures(1, &t);
+      texture_ = t;
+    }
+    if (texture_frame_ != snap->frame) {
+      cv::Mat rgba(img.rows, img.cols, CV_8UC4);
+      for (int y = 0; y < img.rows; ++y) {
+        const auto* src = img.ptr<std::uint8_t>(y);
+        auto* dst = rgba.ptr<std::uint8_t>(y);
+        for (int x = 0; x < img.cols; ++x) {
+          dst[4 * x] = dst[4 * x + 1] = dst[4 * x + 2] = src[x];
+          dst[4 * x + 3] = 255;
+        }
+      }
+      glBindTexture(GL_TEXTURE_2D, texture_);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, img.cols, img.rows, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                   rgba.data);
+      texture_frame_ = snap->frame;
+    }
+    const float k = std::min(avail.x / static_cast<float>(img.cols),
+                             (avail.y - text_h) / static_cast<float>(img.rows));
+    const ImVec2 size{static_cast<float>(img.cols) * k, static_cast<float>(img.rows) * k};
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture_)), size);
+    ui::record_last_item(ctx, "calibration picture", WidgetKind::Field, true);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const calib::CoverageMap& cov = st.coverage;
+    if (cov.cols > 0 && cov.rows > 0) {
+      int most = 1;
+      for (int c : cov.corners)
+        most = std::max(most, c);
+      const float cw = size.x / static_cast<float>(cov.cols);
+      const float ch = size.y / static_cast<float>(cov.rows);
+      for (int r = 0; r < cov.rows; ++r) {
+        for (int c = 0; c < cov.cols; ++c) {
+          const ImVec2 a{p.x + static_cast<float>(c) * cw, p.y + static_cast<float>(r) * ch};
+          const ImVec2 b{a.x + cw, a.y + ch};
+          const int n = cov.at(c, r);
+          if (n > 0) {
+            const auto alpha = static_cast<std::uint8_t>(50 + 90 * n / most);
+            dl->AddRectFilled(a, b, colours::kGood.with_alpha(alpha).packed());
+          }
+          dl->AddRect(a, b, Rgba{255, 255, 255, 40}.packed());
+        }
+      }
+    }
+    for (const auto& c : snap->corners) {
+      dl->AddCircle({p.x + c.x * k, p.y + c.y * k}, 3.5f * ctx.scale, okabe_ito::kYellow.packed(),
+                    12, 1.5f);
+    }
+  }
+
+  // Tilts still wanted, the numbers.
+  std::string tilts = "tilts:";
+  for (int t = 0; t < calib::kTiltCount; ++t) {
+    const auto tilt = static_cast<calib::Tilt>(t);
+    tilts += fmt::format("  {} {}", st.tilts[static_cast<std::size_t>(t)] > 0 ? "\u2713" : "\u2013",
+                         calib::describe(tilt));
+  }
+  ui::text_wrapped(tilts);
+  ImGui::Text("coverage %.0f%% of the picture \u00b7 frame %lld \u00b7 %.0f frames/s",
+              100 * st.coverage.covered_fraction(), static_cast<long long>(snap->frame),
+              snap->frames_per_s);
+  if (st.calibration) {
+    const auto& c = *st.calibration;
+    ImGui::Text("RMS %.3f px \u00b7 fx %.1f fy %.1f cx %.1f cy %.1f", c.rms_px, c.intrinsics.fx(),
+                c.intrinsics.fy(), c.intrinsics.cx(), c.intrinsics.cy());
+    ImGui::TextDisabled("\u03c3/f: fx %.4f fy %.4f cx %.4f cy %.4f (stop below %.4f)",
+                        st.std_relative[0], st.std_relative[1], st.std_relative[2],
+                        st.std_relative[3], options_.live.std_limit);
+  } else {
+    ImGui::TextDisabled("RMS and intrinsics after %d views", options_.live.min_views);
+  }
+}
+
+}  // namespace duels::overlay

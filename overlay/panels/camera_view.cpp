@@ -1,0 +1,261 @@
+// The camera picture with everything the program knows drawn over it in perspective: each base's
+// outline, name and dials; the selected figure's tape rings on the table plane (ellipses in the
+// picture); the line of fire to the target. Hover a base in the picture to target it.
+#include <GL/gl.h>
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <optional>
+
+#include "dice/notation.hpp"
+#include "duels/geometry_raster.hpp"
+#include "overlay/panels/panels.hpp"
+#include "overlay/session.hpp"
+
+namespace duels::overlay {
+
+namespace {
+
+const FigureState& fig(const GameState& s, FigureId f) {
+  return s.figures[static_cast<std::size_t>(f)];
+}
+
+void label(ImDrawList* dl, ImVec2 at, Rgba colour, const std::string& text) {
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const ImVec2 p{at.x - size.x / 2, at.y - size.y / 2};
+  dl->AddRectFilled({p.x - 3, p.y - 1}, {p.x + size.x + 3, p.y + size.y + 1},
+                    Rgba{0, 0, 0, 170}.packed(), 3);
+  dl->AddText(p, colour.packed(), text.c_str());
+}
+
+}  // namespace
+
+CameraPanel::CameraPanel(CameraFeed* feed)
+    : Panel("Camera", {0.0f, 0.0f, 0.42f, 0.64f}), feed_(feed) {
+  visible = feed_ != nullptr;
+}
+
+void CameraPanel::release_graphics() {
+  if (texture_ != 0) {
+    const GLuint t = texture_;
+    glDeleteTextures(1, &t);
+    texture_ = 0;
+  }
+}
+
+void CameraPanel::draw_content(UiContext& ctx) {
+  if (feed_ == nullptr) {
+    ImGui::TextDisabled("No camera: start with --source cam:N|FILE|synthetic:demo.");
+    return;
+  }
+  Session& s = ctx.session;
+  const auto snap = feed_->snapshot();
+  const GameState st = s.state();
+  const TableView view = s.table();
+  int settled = 0;
+  for (const auto& b : snap->table.bases)
+    settled += b.state == vision::BaseState::kSettled ? 1 : 0;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ui::text_wrapped(fmt::format(
+      "{} \u00b7 frame {} \u00b7 vision {:.1f} frames/s ({:.0f} ms "
+      "capture, {:.0f} ms vision)",
+      snap->source_name, snap->frame, snap->frames_per_s, snap->capture_ms, snap->vision_ms));
+  ImGui::PopStyleColor();
+  const std::string seen = fmt::format("bases seen {}", snap->table.bases.size());
+  ImGui::Text("%s \u00b7 %d settled", seen.c_str(), settled);
+  ui::record_last_item(ctx, seen, WidgetKind::Field, true);
+  if (!snap->error.empty()) {
+    ui::text_coloured_wrapped(colours::kWarning, "The camera could not start: " + snap->error);
+    return;
+  }
+  const bool lost = !snap->connected && (snap->frame >= 0 || !snap->problem.empty());
+  if (lost || snap->ended) {
+    const std::string text =
+        snap->ended
+            ? std::string("The video has ended: the match goes on by hand on the map.")
+            : fmt::format(
+                  "CAMERA LOST \u2014 reconnecting ({} so far){} \u00b7 the match "
+                  "goes on by hand: drag the bases on the Table map.",
+                  snap->reconnects, snap->problem.empty() ? "" : " \u00b7 " + snap->problem);
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, colours::kWarning.packed());
+    ImGui::BeginChild("banner", {0, 2.2f * ImGui::GetTextLineHeightWithSpacing()}, false);
+    ui::text_coloured_wrapped({255, 255, 255}, text);
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    ui::record_last_item(ctx, "camera lost", WidgetKind::Field, true);
+  }
+  if (snap->picture.empty()) {
+    ImGui::TextDisabled("waiting for the first frame\u2026");
+    return;
+  }
+  const cv::Mat& pic = snap->picture;
+  if (texture_ == 0) {
+    GLuint t = 0;
+    glGenTextures(1, &t);
+    texture_ = t;
+  }
+  if (texture_frame_ != snap->frame) {
+    cv::Mat rgba(pic.rows, pic.cols, CV_8UC4);
+    for (int y = 0; y < pic.rows; ++y) {
+      const auto* src = pic.ptr<std::uint8_t>(y);
+      auto* dst = rgba.ptr<std::uint8_t>(y);
+      for (int x = 0; x < pic.cols; ++x) {
+        dst[4 * x + 0] = src[3 * x + 2];
+        dst[4 * x + 1] = src[3 * x + 1];
+        dst[4 * x + 2] = src[3 * x + 0];
+        dst[4 * x + 3] = 255;
+      }
+    }
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, pic.cols, pic.rows, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 rgba.data);
+    texture_frame_ = snap->frame;
+  }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (avail.x < 40 || avail.y < 40) return;
+  const float k =
+      std::min(avail.x / static_cast<float>(pic.cols), avail.y / static_cast<float>(pic.rows));
+  const ImVec2 size{static_cast<float>(pic.cols) * k, static_cast<float>(pic.rows) * k};
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture_)), size);
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked(0);
+  ui::record_last_item(ctx, "camera picture", WidgetKind::Field, true);
+  // Screen pixels per camera pixel.
+  const double screen_per_px = snap->picture_scale * static_cast<double>(k);
+  last_view_ = {p.x, p.y, static_cast<float>(screen_per_px)};
+  const calib::TablePlane& plane = snap->plane;
+  auto to_screen = [&](Vec2 t, double z = 0) -> std::optional<ImVec2> {
+    const auto px = plane.table_to_image({t.x, t.y, z});
+    if (!px) return std::nullopt;
+    return ImVec2{p.x + static_cast<float>(px->x * screen_per_px),
+                  p.y + static_cast<float>(px->y * screen_per_px)};
+  };
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(p, {p.x + size.x, p.y + size.y}, true);
+  // A circle on the table plane, as the camera sees it (an ellipse, bent by the lens).
+  auto ring = [&](Vec2 centre, double radius_in, Rgba colour, float thickness, double z = 0) {
+    std::vector<ImVec2> pts;
+    constexpr int kSegments = 72;
+    for (int i = 0; i < kSegments; ++i) {
+      const double a = 2 * std::numbers::pi * i / kSegments;
+      if (auto q = to_screen(centre + Vec2{std::cos(a), std::sin(a)} * radius_in, z))
+        pts.push_back(*q);
+    }
+    if (pts.size() > 2)
+      dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), colour.packed(), ImDrawFlags_Closed,
+                      thickness);
+  };
+
+  // Hover / click a base in the picture: its ray meets the plane of the bases' tops.
+  std::optional<FigureId> under;
+  if (hovered) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const cv::Point2d cam_px{(m.x - p.x) / screen_per_px, (m.y - p.y) / screen_per_px};
+    for (double z : {0.75, 0.0}) {
+      if (auto t = plane.image_to_table(cam_px, z)) {
+        if (const BaseView* b = view.base_at({t->x, t->y})) {
+          under = b->figure;
+          break;
+        }
+      }
+    }
+  }
+  if (under && s.selected && *under != *s.selected &&
+      fig(st, *under).team != fig(st, *s.selected).team && !st.attack) {
+    if (st.phase == Phase::Turns) s.set_target(*under, clicked);
+  } else if (under && clicked) {
+    s.select(*under);
+  }
+
+  const std::optional<FigureId> attacker = st.attack ? st.attack->attacker : s.selected;
+  // The target as a plain id (-1: none).
+  FigureId target = st.attack ? st.attack->target : s.target.value_or(-1);
+  if (target >= 0 && attacker && fig(st, target).team == fig(st, *attacker).team) target = -1;
+
+  // The selected figure's tape: a ring per track on the table plane.
+  if (attacker) {
+    if (const BaseView* b = view.base_of(*attacker)) {
+      for (const auto& r : tape_range_rings(b->disc, fig(st, *attacker).def.tape.tracks)) {
+        const Rgba c =
+            r.colour == dice::Colour::Black ? Rgba{150, 150, 150} : die_face_colour(r.colour);
+        ring(b->disc.centre, r.radius_in, c.with_alpha(220), 2.0f * ctx.scale);
+        // The label on the near side (toward the camera, away from the names above the
+        // bases) when that part of the ring is on the table, else on the far side.
+        const Vec2 near = b->disc.centre - Vec2{0, r.radius_in};
+        const Vec2 at = near.y >= 0 ? near : b->disc.centre + Vec2{0, r.radius_in};
+        if (auto q = to_screen(at))
+          label(dl, *q, colours::kText,
+                fmt::format("{} {:.0f}\"", dice::colour_name(r.colour),
+                            r.radius_in - b->disc.radius_in));
+      }
+    }
+  }
+  // The line of fire to the target.
+  if (attacker && target >= 0) {
+    const AttackMeasure& m = s.measure(*attacker, target);
+    if (m.valid) {
+      const Segment seg = m.lof.clear ? m.lof.witness : m.centre_line;
+      const auto a = to_screen(seg.a);
+      const auto b = to_screen(seg.b);
+      if (a && b) {
+        const Rgba c = m.lof.clear ? colours::kLineClear : colours::kLineBlocked;
+        if (m.lof.clear) {
+          dl->AddLine(*a, *b, c.packed(), 4 * ctx.scale);
+        } else {
+          const float dx = b->x - a->x;
+          const float dy = b->y - a->y;
+          const float len = std::sqrt(dx * dx + dy * dy);
+          const float dash = 9 * ctx.scale;
+          for (float t = 0; t < len; t += 2 * dash) {
+            const float e = std::min(len, t + dash);
+            dl->AddLine({a->x + dx * t / len, a->y + dy * t / len},
+                        {a->x + dx * e / len, a->y + dy * e / len}, c.packed(), 3 * ctx.scale);
+          }
+        }
+        std::string by;
+        for (const auto& id : m.blocker_ids)
+          by += (by.empty() ? "" : ", ") + id;
+        label(dl, {(a->x + b->x) / 2, (a->y + b->y) / 2 - 16 * ctx.scale}, c,
+              m.lof.clear ? fmt::format("clear \u00b7 gap {:.2f}\"", m.measurement.gap_in)
+                          : fmt::format("BLOCKED by {}", by.empty() ? "?" : by));
+      }
+    }
+  }
+  // Bases: outline on the table, name and dials above.
+  for (const auto& b : view.bases) {
+    const Rgba tc = team_colour(b.team);
+    ring(b.disc.centre, b.disc.radius_in, tc, 3.0f * ctx.scale);
+    if (s.selected == b.figure)
+      ring(b.disc.centre, b.disc.radius_in + 0.3, colours::kSelected, 3.0f * ctx.scale);
+    if (target == b.figure)
+      ring(b.disc.centre, b.disc.radius_in + 0.3, colours::kText, 1.5f * ctx.scale);
+    const FigureState& f = fig(st, b.figure);
+    if (auto q = to_screen(b.disc.centre, 5.0)) {
+      std::string state;
+      for (const auto& t : snap->table.bases) {
+        if (t.figure == b.name) state = " \u00b7 " + vision::to_string(t.state);
+      }
+      if (b.source == PositionSource::Manual) state = " \u00b7 by hand";
+      const float up = 2.2f * ImGui::GetTextLineHeight();
+      label(dl, {q->x, q->y - up}, ui::team_text_colour(b.team), b.name + state);
+      label(dl, {q->x, q->y - up + ImGui::GetTextLineHeight() + 4}, colours::kText,
+            fmt::format("H{} W{} B{}", f.value(DialKind::Head), f.value(DialKind::Weapon),
+                        f.value(DialKind::Body)));
+    }
+    if (auto q = to_screen(b.disc.centre)) {
+      const float r = 6 * ctx.scale;
+      ctx.widgets.add({"camera base " + b.name, "camera base " + b.name, q->x - r, q->y - r,
+                       q->x + r, q->y + r, true, WidgetKind::Field});
+    }
+  }
+  dl->PopClipRect();
+}
+
+}  // namespace duels::overlay

@@ -1,0 +1,203 @@
+#pragma once
+/// @file The overlay's panels, one class each (ImHex's View): `draw()` opens the window at its
+/// default place and calls `draw_content()`, which reads the session and calls its actions.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "overlay/calibration_feed.hpp"
+#if DUELS_OVERLAY_CAMERA
+#include "overlay/camera_feed.hpp"
+#endif
+#include "overlay/card_games.hpp"
+#include "overlay/widgets.hpp"
+
+namespace duels::overlay {
+
+/// Where a panel starts, as fractions of the work area (the window minus the menu bar). Players
+/// may move and resize panels; Dear ImGui keeps that in the layout file.
+struct PanelPlacement {
+  float x = 0;
+  float y = 0;
+  float w = 0.3f;
+  float h = 0.3f;
+};
+
+/// One window of the overlay.
+class Panel {
+ public:
+  Panel(std::string title, PanelPlacement placement)
+      : title_(std::move(title)), placement_(placement) {}
+  virtual ~Panel() = default;
+  Panel(const Panel&) = delete;
+  Panel& operator=(const Panel&) = delete;
+
+  /// Draws the window into the work area (x, y, w, h in pixels).
+  void draw(UiContext& ctx, float x, float y, float w, float h);
+  /// Frees graphics resources while the OpenGL context still exists.
+  virtual void release_graphics() {}
+  [[nodiscard]] const std::string& title() const { return title_; }
+  /// Where the window was drawn last (x, y, width, height in pixels).
+  [[nodiscard]] const std::array<float, 4>& last_rect() const { return last_rect_; }
+  /// Changes where the panel starts (before its first frame; a saved layout wins).
+  void place(PanelPlacement placement) { placement_ = placement; }
+  bool visible = true;
+
+ protected:
+  virtual void draw_content(UiContext& ctx) = 0;
+
+ private:
+  std::string title_;
+  PanelPlacement placement_;
+  std::array<float, 4> last_rect_{};
+};
+
+/// The rectified table from above, in inches: bases with names and dials, terrain, the selected
+/// figure's tape range rings, the measurement to the target (gap, colours, line of fire), the
+/// reachable region while moving. Bases can be dragged by hand (manual override).
+class TableMapPanel final : public Panel {
+ public:
+  TableMapPanel();
+  void release_graphics() override;
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+
+ private:
+  unsigned reach_texture_ = 0;
+  std::uint64_t reach_version_ = 0;
+  int reach_allowance_ = -1;
+  bool pressed_ = false;  ///< the left button went down on the map
+  int drag_figure_ = -1;  ///< the base under the press
+  bool dragging_ = false;
+  float press_x_ = 0;
+  float press_y_ = 0;
+  int menu_figure_ = -1;  ///< the base whose context menu is open
+};
+
+/// Each figure: the three dials as dials, dice on the base / in the cup / removed, gear, points.
+class FiguresPanel final : public Panel {
+ public:
+  FiguresPanel();
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+};
+
+/// Round, alpha team, whose turn, moves and attacks left; the set-up steps; choosing the dice
+/// at round start one click per die; the move tool; the built-in opponent's controls.
+class TurnTrackerPanel final : public Panel {
+ public:
+  TurnTrackerPanel();
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+};
+
+/// The attack, steps A–M: measurement, legal attack dice with the advisor's exact odds, the
+/// dodge choice, the roll (virtual with an animation, or typed), the resolution with Bad Karma,
+/// aces and blocked dice marked, gear lost, damage with a preview of the dial.
+class CombatWizardPanel final : public Panel {
+ public:
+  CombatWizardPanel();
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+};
+
+/// Every event in words; undo, redo, jump to any event, play on from there, export the report.
+class LogPanel final : public Panel {
+ public:
+  LogPanel();
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+
+ private:
+  std::uint64_t last_seen_seq_ = 0;
+};
+
+/// Any pool in the dice notation, its roll history and the exact distribution of its sum.
+class DiceRollerPanel final : public Panel {
+ public:
+  DiceRollerPanel();
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+};
+
+/// A tab per card game (Encounters, Crossfire): the state in words beside the console's
+/// transcript, a command line, one-click console words. A game's session (and its journal) is
+/// opened the first time its tab is shown.
+class CardGamesPanel final : public Panel {
+ public:
+  explicit CardGamesPanel(CardGamesOptions options);
+  /// The table of a game once its tab has been opened (tests look at it).
+  [[nodiscard]] const CardTable* table(const std::string& game) const;
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+
+ private:
+  struct Tab {
+    std::unique_ptr<CardTable> table;
+    std::string error;  ///< why the session could not be opened
+    std::string input;
+    std::uint64_t seen_version = 0;
+    bool refocus = false;
+  };
+  void draw_tab(UiContext& ctx, const std::string& game, Tab& tab);
+  CardGamesOptions options_;
+  std::map<std::string, Tab> tabs_;
+  bool select_first_ = true;
+};
+
+/// The calibration wizard: the live picture with the board's corners, the coverage map over
+/// it, a progress bar, the tilts still wanted, RMS and the intrinsics with their uncertainty,
+/// and what to do next — calib::LiveCalibrator fed on its own thread (CalibrationFeed).
+class CalibrationPanel final : public Panel {
+ public:
+  /// `autostart`: start the feed at once (and show the panel).
+  CalibrationPanel(CalibrationFeedOptions options, bool autostart);
+  ~CalibrationPanel() override;
+  void release_graphics() override;
+  /// The latest snapshot (nullptr before the feed was started).
+  [[nodiscard]] std::shared_ptr<const CalibrationSnapshot> snapshot() const;
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+
+ private:
+  CalibrationFeedOptions options_;
+  std::unique_ptr<CalibrationFeed> feed_;
+  unsigned texture_ = 0;
+  std::int64_t texture_frame_ = -1;
+};
+
+#if DUELS_OVERLAY_CAMERA
+/// The camera picture (CameraFeed) with the overlay drawn in perspective through the camera's
+/// pose: base outlines, names and dials, the selected figure's tape rings as ellipses on the
+/// table plane, the line of fire; hover a base in the picture to target it. A banner when the
+/// camera is lost (the match goes on by hand on the map meanwhile).
+class CameraPanel final : public Panel {
+ public:
+  explicit CameraPanel(CameraFeed* feed);
+  void release_graphics() override;
+  /// The picture's top-left on the screen and screen pixels per camera pixel, last frame.
+  [[nodiscard]] const std::array<float, 3>& last_view() const { return last_view_; }
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+
+ private:
+  CameraFeed* feed_;
+  unsigned texture_ = 0;
+  std::int64_t texture_frame_ = -1;
+  std::array<float, 3> last_view_{};
+};
+#endif
+
+}  // namespace duels::overlay

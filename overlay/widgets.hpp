@@ -1,0 +1,109 @@
+#pragma once
+/// @file What every panel draws with: the frame's context, the registry of labelled widgets
+/// (how UI scripts find "Attack" on the screen), and the overlay's own widgets — die chips that
+/// always name their colour, dials drawn as dials. Only the .cpp files include imgui.h.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dice/die.hpp"
+#include "duels/state.hpp"
+#include "overlay/palette.hpp"
+#include "overlay/table_model.hpp"
+
+struct ImFont;
+
+namespace duels::overlay {
+
+class Session;
+
+/// What kind of thing a registered widget is (scripts can ask for one kind, e.g. dice).
+enum class WidgetKind : std::uint8_t { Button, Die, Base, Field };
+
+/// A widget drawn in the last frame: its label, its screen rectangle, whether it responds.
+struct WidgetRecord {
+  std::string label;  ///< the visible text (before any "##")
+  std::string id;     ///< the full ImGui label
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool enabled = true;
+  WidgetKind kind = WidgetKind::Button;
+};
+
+/// The labelled widgets of the current and the previous frame. Scripts look in the previous
+/// frame (what is on the screen now); panels add to the current one as they draw.
+class WidgetRegistry {
+ public:
+  void begin_frame();
+  void add(WidgetRecord record);
+  /// The first widget with this label (enabled ones first), optionally of one kind.
+  [[nodiscard]] const WidgetRecord* find(std::string_view label,
+                                         std::optional<WidgetKind> kind = std::nullopt) const;
+  /// The widgets of the last complete frame.
+  [[nodiscard]] const std::vector<WidgetRecord>& on_screen() const { return previous_; }
+  /// The labels on the screen, for "not found" messages.
+  [[nodiscard]] std::vector<std::string> labels() const;
+  /// The top-down map's transform in the last frame (for click-table / drag-base).
+  std::optional<MapTransform> map;
+  std::optional<MapTransform> next_map;
+
+ private:
+  std::vector<WidgetRecord> current_;
+  std::vector<WidgetRecord> previous_;
+};
+
+/// Everything a panel needs to draw a frame.
+struct UiContext {
+  Session& session;
+  WidgetRegistry& widgets;
+  float scale = 1;             ///< DPI scale (1 = 96 dpi)
+  ImFont* big_font = nullptr;  ///< for dial values and headings (may be null)
+};
+
+namespace ui {
+
+/// The visible part of an ImGui label ("Roll##wizard" → "Roll").
+std::string_view visible(std::string_view label);
+
+/// Registers the last ImGui item under `label`.
+void record_last_item(UiContext& ctx, std::string_view label, WidgetKind kind, bool enabled);
+
+/// A button that a UI script can click by its label; disabled ones are drawn dimmed and say
+/// why in a tooltip.
+bool button(UiContext& ctx, const std::string& label, bool enabled = true,
+            const std::string& why_not = {});
+
+/// A die as a clickable chip in its colour, always with its name ("blue d8 ace"). `selected`
+/// draws it raised with a tick; the script label is the die's notation ("blue:d8:ace").
+/// `same_line` puts it after the previous item, wrapping to a new line when it does not fit.
+bool die_button(UiContext& ctx, const dice::Die& die, const std::string& id, bool selected,
+                bool enabled = true, std::string_view note = {}, bool same_line = false);
+
+/// A die that is shown, not clicked: its colour, name, and the face when rolled. `mark` says
+/// what happened to it ("Bad Karma", "ACE", "blocked"), drawn crossed out / starred.
+void die_chip(const dice::Die& die, std::optional<int> face = std::nullopt,
+              std::string_view mark = {});
+
+/// Dice as chips, wrapped to the window's width; `none` when there are none.
+void die_chips(const std::vector<dice::Die>& dice, std::string_view none = "none");
+
+/// Text in a colour.
+void text_coloured(Rgba colour, std::string_view text);
+/// Wrapped text.
+void text_wrapped(std::string_view text);
+/// Wrapped text in a colour.
+void text_coloured_wrapped(Rgba colour, std::string_view text);
+
+/// A combat dial drawn as a dial: a ring of its click positions (the current one lit, holes
+/// dark, shields in their colour), the value in the middle, then shields, holes and the next
+/// clicks in words. `preview_clicks` > 0 marks where that much damage would leave it.
+void dial(UiContext& ctx, const FigureState& figure, DialKind kind, int preview_clicks = 0);
+
+/// Colour for a team's name.
+Rgba team_text_colour(int team);
+
+}  // namespace ui
+
+}  // namespace duels::overlay

@@ -1,0 +1,593 @@
+// The real window (GLFW + OpenGL + Dear ImGui under Xvfb), driven by UI scripts like a player:
+// each test checks what the match journal recorded and what the screenshot shows. Every test
+// skips when no window can be opened.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "fixtures.hpp"
+#include "match/journal.hpp"
+#include "overlay/gui.hpp"
+#include "overlay/palette.hpp"
+#include "overlay/position_log.hpp"
+
+namespace duels::overlay {
+namespace {
+
+using testing::TempDir;
+
+// A temporary folder that is also the XDG config and data home (the layout file, journals).
+struct GuiDir : TempDir {
+  GuiDir() {
+    std::filesystem::create_directories(path / "config");
+    std::filesystem::create_directories(path / "data");
+    setenv("XDG_CONFIG_HOME", (path / "config").c_str(), 1);
+    setenv("XDG_DATA_HOME", (path / "data").c_str(), 1);
+  }
+};
+
+// A match at Razor's first turn (or at the dice choice), its journal in `dir`.
+std::string first_turn_journal(const GuiDir& dir, MatchSetup setup = testing::razor_vs_hex(),
+                               const std::string& terrain = "crate", bool choose = true) {
+  const std::string path = dir.file("match.jsonl");
+  auto m = match::DuelsMatch::create(path, setup, 11);
+  testing::play_to_first_turn(m, terrain, choose);
+  return path;
+}
+
+struct ScriptRun {
+  GuiResult result;
+  cv::Mat shot;  // BGR
+  bool skipped = false;
+};
+
+// Opens the window on a journal, plays the script, returns the result and the last frame.
+ScriptRun run_script(const GuiDir& dir, const std::string& journal, const std::string& script,
+                     SessionOptions session = {}, double timeout_s = 30,
+                     CardGamesOptions cards = {},
+                     std::optional<CalibrationFeedOptions> calibration = std::nullopt) {
+  ScriptRun run;
+  if (!display_advertised()) {
+    run.skipped = true;
+    return run;
+  }
+  const std::string script_file = dir.file("script.ui");
+  std::ofstream(script_file) << script;
+  GuiOptions g;
+  g.match_path = journal;
+  g.layout = testing::crate_layout();
+  g.session = std::move(session);
+  g.cards = std::move(cards);
+  g.calibration = std::move(calibration);
+  g.ui_script = script_file;
+  g.script_timeout_s = timeout_s;
+  g.screenshot = dir.file("last.png");
+  g.scale = 1;
+  g.reset_layout = true;
+  try {
+    run.result = run_gui(std::move(g));
+  } catch (const GuiUnavailable& e) {
+    run.skipped = true;
+    return run;
+  }
+  run.shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  // DUELS_GUI_TEST_SHOTS=DIR keeps every test's last frame there, to look at.
+  if (const char* keep = std::getenv("DUELS_GUI_TEST_SHOTS"); keep != nullptr && *keep != '\0') {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::filesystem::create_directories(keep);
+    std::filesystem::copy_file(dir.file("last.png"),
+                               std::filesystem::path(keep) / (std::string(info->name()) + ".png"),
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+  return run;
+}
+
+// Without a display these tests skip, except where a window is required (CTest runs them under
+// xvfb-run with DUELS_REQUIRE_WINDOW=1): there a window that does not open is a failure.
+bool window_required() {
+  const char* v = std::getenv("DUELS_REQUIRE_WINDOW");
+  return v != nullptr && *v != '\0' && *v != '0';
+}
+
+#define SKIP_OR_FAIL(msg)                   \
+  do {                                      \
+    if (window_required()) FAIL() << (msg); \
+    GTEST_SKIP() << (msg);                  \
+  } while (false)
+
+#define SKIP_WITHOUT_WINDOW(run) \
+  if ((run).skipped) SKIP_OR_FAIL("no window can be opened here (no display)")
+
+// The colour at a screen pixel, as RGB.
+Rgba pixel(const cv::Mat& bgr, float x, float y) {
+  const auto& p =
+      bgr.at<cv::Vec3b>(static_cast<int>(std::lround(y)), static_cast<int>(std::lround(x)));
+  return {p[2], p[1], p[0]};
+}
+
+double distance(Rgba a, Rgba b) {
+  const double dr = a.r - b.r;
+  const double dg = a.g - b.g;
+  const double db = a.b - b.b;
+  return std::sqrt(dr * dr + dg * dg + db * db);
+}
+
+// `over` drawn at `alpha` (0..255) on `under`.
+Rgba blend(Rgba over, int alpha, Rgba under) {
+  auto mix = [&](int o, int u) {
+    return static_cast<std::uint8_t>(std::lround(u + (o - u) * alpha / 255.0));
+  };
+  return {mix(over.r, under.r), mix(over.g, under.g), mix(over.b, under.b)};
+}
+
+Rgba at_table(const ScriptRun& run, Vec2 p) {
+  const auto s = run.result.map->to_screen(p);
+  return pixel(run.shot, s[0], s[1]);
+}
+
+// Pixels of a window's rectangle within `tolerance` of a colour.
+int count_colour(const cv::Mat& bgr, const std::array<float, 4>& rect, Rgba colour,
+                 double tolerance) {
+  int n = 0;
+  const int x0 = std::max(0, static_cast<int>(rect[0]));
+  const int y0 = std::max(0, static_cast<int>(rect[1]));
+  const int x1 = std::min(bgr.cols, static_cast<int>(rect[0] + rect[2]));
+  const int y1 = std::min(bgr.rows, static_cast<int>(rect[1] + rect[3]));
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      if (distance(pixel(bgr, static_cast<float>(x), static_cast<float>(y)), colour) <= tolerance)
+        ++n;
+    }
+  }
+  return n;
+}
+
+const WidgetRecord* widget(const GuiResult& r, const std::string& label) {
+  for (const auto& w : r.widgets) {
+    if (w.label == label) return &w;
+  }
+  return nullptr;
+}
+
+// The base colours on the map: team colour at alpha 170 on the table.
+const Rgba kRazorFill = blend(team_colour(0), 170, colours::kTable);
+const Rgba kHexFill = blend(team_colour(1), 170, colours::kTable);
+
+TEST(Gui, AWholeAttackScriptedLikeAPlayer) {
+  GuiDir dir;
+  const std::string journal = first_turn_journal(dir);
+  const std::string script = fmt::format(
+      "# select figure, hover target, choose dice, attack, no dodge, type the dice, damage\n"
+      "click-base Razor\n"
+      "hover-base Hex\n"
+      "wait-for \"#1\"\n"
+      "select-die \"blue:d8\"\n"
+      "select-die \"green:d6\"\n"
+      "screenshot {0}\n"
+      "click \"Attack\"\n"
+      "click \"No dodge\"\n"
+      "click \"attack die 1\"\n"
+      "type \"7\"\n"
+      "click \"attack die 2\"\n"
+      "type \"5\"\n"
+      "click \"Use these results\"\n"
+      "wait-for \"Body\"\n"
+      "screenshot {1}\n"
+      "click \"Body\"\n"
+      "wait 2\n",
+      dir.file("declare.png"), dir.file("damage.png"));
+  const ScriptRun run = run_script(dir, journal, script);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  ASSERT_TRUE(run.result.script_finished);
+
+  // The journal: the attack, the dodge, the typed roll and the damage, in that order.
+  const auto replayed = match::replay(match::read_journal(journal));
+  ASSERT_GE(replayed.steps.size(), 4U);
+  const auto n = replayed.steps.size();
+  const auto* declare = std::get_if<DeclareAttack>(&replayed.steps[n - 4].command);
+  ASSERT_NE(declare, nullptr);
+  EXPECT_EQ(declare->attacker, 0);
+  EXPECT_EQ(declare->target, 1);
+  EXPECT_EQ(declare->dice, (std::vector<DieId>{3, 5}));  // blue d8, green d6
+  EXPECT_NEAR(declare->measurement.gap_in, 10, 1e-6);
+  EXPECT_TRUE(std::get<ChooseDodge>(replayed.steps[n - 3].command).dice.empty());
+  EXPECT_EQ(std::get<RollAttack>(replayed.steps[n - 2].command).attack_faces,
+            (std::vector<int>{7, 5}));
+  EXPECT_EQ(std::get<AssignDamage>(replayed.steps[n - 1].command).dial, DialKind::Body);
+  EXPECT_EQ(replayed.state.figures[1].dial[2], 1);  // Hex's Body clicked once
+  ASSERT_TRUE(replayed.state.last_attack);
+  EXPECT_EQ(replayed.state.last_attack->result.blocked.size(), 1U);  // green blocked by a shield
+
+  // The map: the bases in their team colours where the match has them, the table elsewhere.
+  ASSERT_TRUE(run.result.map);
+  ASSERT_FALSE(run.shot.empty());
+  EXPECT_LT(distance(at_table(run, {20, 30}), kRazorFill), 12);
+  EXPECT_LT(distance(at_table(run, {32, 30}), kHexFill), 12);
+  EXPECT_LT(distance(at_table(run, {50, 52}), colours::kTable), 12);
+
+  // While declaring: the clear line of fire is drawn between the bases.
+  const cv::Mat declare_shot = cv::imread(dir.file("declare.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(declare_shot.empty());
+  const auto mid = run.result.map->to_screen({26, 30});
+  EXPECT_LT(distance(pixel(declare_shot, mid[0], mid[1]), colours::kLineClear), 40);
+
+  // At the damage step the wizard shows the resolution: "HIT" in its colour, the dice chips.
+  const cv::Mat damage_shot = cv::imread(dir.file("damage.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(damage_shot.empty());
+  const auto combat = run.result.windows.at("Combat");
+  EXPECT_GT(count_colour(damage_shot, combat, colours::kGood, 30), 30);
+  EXPECT_GT(count_colour(damage_shot, combat, die_face_colour(dice::Colour::Blue), 20), 100);
+  EXPECT_GT(count_colour(damage_shot, combat, colours::kLineBlocked, 40), 10);  // struck die
+}
+
+TEST(Gui, ABlockedLineIsDashedWithTheBlockerOutlined) {
+  GuiDir dir;
+  const std::string journal =
+      first_turn_journal(dir, testing::razor_vs_hex({20, 18}, {32, 18}), "wall");
+  const ScriptRun run = run_script(dir, journal, "click-base Razor\nhover-base Hex\nwait 3\n");
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  // The wall (1" x 8" at x = 26) is outlined as the blocker (looked at below the line, away from
+  // the label); the wizard offers no attack.
+  const auto edge = run.result.map->to_screen({25.5, 15});
+  int near_blocked = 0;
+  for (int dx = -3; dx <= 3; ++dx) {
+    if (distance(pixel(run.shot, edge[0] + static_cast<float>(dx), edge[1]),
+                 colours::kLineBlocked) < 60)
+      ++near_blocked;
+  }
+  EXPECT_GT(near_blocked, 0);
+  EXPECT_EQ(widget(run.result, "Attack"), nullptr);
+  const auto combat = run.result.windows.at("Combat");
+  EXPECT_GT(count_colour(run.shot, combat, colours::kLineBlocked, 30), 20);  // "NO line of fire"
+}
+
+TEST(Gui, KeyboardRollsAssignsAndUndoes) {
+  GuiDir dir;
+  const std::string journal = first_turn_journal(dir);
+  const std::string script =
+      "click-base Razor\n"
+      "hover-base Hex\n"
+      "wait-for \"#1\"\n"
+      "click \"#1\"\n"
+      "key enter\n"
+      "wait-for \"No dodge\"\n"
+      "key enter\n"
+      "wait-for \"Roll\"\n"
+      "key space\n"
+      "wait 2\n"
+      "wait-gone \"rolling\"\n"
+      "wait 2\n"
+      "key 3\n"
+      "wait 3\n"
+      "key ctrl+z\n"
+      "wait 3\n";
+  const ScriptRun run = run_script(dir, journal, script);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  const auto contents = match::read_journal(journal);
+  ASSERT_FALSE(contents.entries.empty());
+  EXPECT_EQ(contents.entries.back().type, "undo");
+  const auto replayed = match::replay(contents);
+  const std::vector<match::MatchStep>& steps = replayed.steps;
+  const RollAttack* roll = nullptr;
+  for (const auto& st : steps) {
+    if (const auto* r = std::get_if<RollAttack>(&st.command)) roll = r;
+    if (const auto* d = std::get_if<DeclareAttack>(&st.command)) {
+      EXPECT_FALSE(d->dice.empty());
+    }
+  }
+  // Undone: a hit waits for the dial again (3 had put it on Body); a miss waits for the roll.
+  ASSERT_TRUE(replayed.state.attack);
+  if (roll != nullptr) {
+    EXPECT_EQ(replayed.state.attack->stage, AttackStage::Damage);
+    ASSERT_TRUE(contents.entries.size() >= 2);
+    const auto& before_undo = contents.entries[contents.entries.size() - 2];
+    EXPECT_EQ(before_undo.type, "command");
+    EXPECT_EQ(before_undo.data.value("type", std::string()), "assign_damage");
+  } else {
+    EXPECT_EQ(replayed.state.attack->stage, AttackStage::Roll);
+  }
+}
+
+TEST(Gui, DiceAtRoundStartOneClickEach) {
+  GuiDir dir;
+  const std::string journal = first_turn_journal(dir, testing::razor_vs_hex(), "crate", false);
+  const std::string script =
+      "select-die \"blue:d8\"\n"
+      "select-die \"green:d6\"\n"
+      "select-die \"blue:d10:ace\"\n"
+      "click \"Confirm Razor's dice\"\n"
+      "select-die \"white:d8\"\n"
+      "select-die \"red:d8\"\n"
+      "click \"Confirm Hex's dice\"\n"
+      "wait 2\n";
+  const ScriptRun run = run_script(dir, journal, script);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  const auto replayed = match::replay(match::read_journal(journal));
+  EXPECT_EQ(replayed.state.phase, Phase::Turns);
+  EXPECT_EQ(replayed.state.figures[0].dice_in(DieZone::Base), (std::vector<DieId>{3, 4, 5}));
+  EXPECT_EQ(replayed.state.figures[1].dice_in(DieZone::Base), (std::vector<DieId>{1, 5}));
+}
+
+TEST(Gui, DraggingABaseIsAJournaledOverride) {
+  GuiDir dir;
+  const std::string journal = first_turn_journal(dir);
+  const ScriptRun run = run_script(dir, journal, "drag-base Hex 44 20\nwait 3\n");
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  const PositionLog log = PositionLog::open(journal);
+  ASSERT_EQ(log.entries().size(), 1U);
+  EXPECT_EQ(log.entries()[0].figure, 1);
+  const double px_in = 1.0 / run.result.map->px_per_in;  // one pixel, in inches
+  EXPECT_NEAR(log.entries()[0].at->x, 44, 2 * px_in);
+  EXPECT_NEAR(log.entries()[0].at->y, 20, 2 * px_in);
+  EXPECT_LT(distance(at_table(run, {44, 20}), kHexFill), 12);
+  EXPECT_LT(distance(at_table(run, {33, 29}), colours::kTable), 12);  // off the 6" grid
+  // The match itself did not move Hex.
+  EXPECT_EQ(*match::replay(match::read_journal(journal)).state.figures[1].position,
+            (Point{32, 30}));
+}
+
+TEST(Gui, TheLayoutIsSavedInTheXdgConfigFolder) {
+  GuiDir dir;
+  const ScriptRun run = run_script(dir, first_turn_journal(dir), "wait 2\n");
+  SKIP_WITHOUT_WINDOW(run);
+  const std::string ini = (dir.path / "config" / "duels-companion" / "imgui.ini").string();
+  EXPECT_EQ(layout_file(), ini);
+  std::ifstream in(ini);
+  ASSERT_TRUE(in.good()) << ini;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* window : {"[Window][Table]", "[Window][Combat]", "[Window][Log]",
+                             "[Window][Figures]", "[Window][Turn]", "[Window][Dice roller]"})
+    EXPECT_NE(text.find(window), std::string::npos) << window;
+}
+
+TEST(Gui, AScriptMistakeNamesItsLineAndWhatIsOnTheScreen) {
+  GuiDir dir;
+  const ScriptRun run =
+      run_script(dir, first_turn_journal(dir), "wait 1\nclick \"No such button\"\n", {}, 0.5);
+  SKIP_WITHOUT_WINDOW(run);
+  const std::string& e = run.result.script_error;
+  EXPECT_NE(e.find("line 2"), std::string::npos) << e;
+  EXPECT_NE(e.find("No such button"), std::string::npos) << e;
+  EXPECT_NE(e.find("\"Roll pool\""), std::string::npos) << e;  // lists what is there
+  EXPECT_FALSE(run.result.script_finished);
+}
+
+// Pixels of the panel's rectangle that are the transcript's typed-line colour (sky blue text).
+int typed_text_pixels(const ScriptRun& run) {
+  return count_colour(run.shot, run.result.windows.at("Card games"), okabe_ito::kSkyBlue, 40);
+}
+
+TEST(Gui, EncountersIsPlayedThroughItsConsoleTabAndJournaled) {
+  GuiDir dir;
+  CardGamesOptions cards;
+  cards.open_tab = "encounters";
+  cards.journals["encounters"] = dir.file("enc.jsonl");
+  cards.seed = 5;
+  const std::string script =
+      "click \"encounters command\"\n"
+      "type \"player Ann\"\n"
+      "key enter\n"
+      "wait 2\n"
+      "type \"player Bob\"\n"
+      "key enter\n"
+      "wait 2\n"
+      "type \"target 40\"\n"
+      "key enter\n"
+      "wait 2\n"
+      "click \"undo\"\n"
+      "wait 3\n";
+  const std::string journal = first_turn_journal(dir);
+  const auto steps_before = match::replay(match::read_journal(journal)).steps.size();
+  const ScriptRun run = run_script(dir, journal, script, {}, 30, cards);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  ASSERT_EQ(run.result.card_tables.count("encounters"), 1U);
+  EXPECT_EQ(run.result.card_tables.at("encounters").first, dir.file("enc.jsonl"));
+  EXPECT_EQ(run.result.card_tables.at("encounters").second, 2U);  // target 40 undone
+  // The journal has the three commands and the undo, in order.
+  const auto contents = match::read_journal(dir.file("enc.jsonl"));
+  std::vector<std::string> types;
+  for (const auto& e : contents.entries)
+    types.push_back(e.type);
+  EXPECT_EQ(types, (std::vector<std::string>{"command", "command", "command", "undo"}));
+  EXPECT_EQ(contents.header.kind, "encounters");
+  // The typed lines are in the transcript (sky blue), the Duels match was left alone.
+  EXPECT_GT(typed_text_pixels(run), 40);
+  EXPECT_EQ(match::replay(match::read_journal(journal)).steps.size(), steps_before);
+}
+
+TEST(Gui, SrtcgHasItsTabToo) {
+  GuiDir dir;
+  CardGamesOptions cards;
+  cards.open_tab = "srtcg";
+  cards.journals["srtcg"] = dir.file("srtcg.jsonl");
+  cards.seed = 9;
+  const ScriptRun run = run_script(dir, first_turn_journal(dir),
+                                   "click \"srtcg command\"\ntype \"player Ann\"\nkey enter\n"
+                                   "wait 2\ntype \"player Bob\"\nkey enter\nwait 2\n",
+                                   {}, 30, cards);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  EXPECT_EQ(run.result.card_tables.at("srtcg").second, 2U);
+  const auto contents = match::read_journal(dir.file("srtcg.jsonl"));
+  EXPECT_EQ(contents.header.kind, "srtcg");
+  EXPECT_EQ(contents.entries.size(), 2U);
+  EXPECT_GT(typed_text_pixels(run), 40);
+}
+
+TEST(Gui, CrossfireTabResumesItsJournal) {
+  GuiDir dir;
+  CardGamesOptions cards;
+  cards.open_tab = "crossfire";
+  cards.journals["crossfire"] = dir.file("cf.jsonl");
+  cards.crossfire_metatypes = DUELS_SOURCE_DIR "/assets/crossfire/metatypes.yaml";
+  const std::string journal = first_turn_journal(dir);
+  const ScriptRun first = run_script(
+      dir, journal, "click \"crossfire command\"\ntype \"mission extraction\"\nkey enter\nwait 2\n",
+      {}, 30, cards);
+  SKIP_WITHOUT_WINDOW(first);
+  ASSERT_TRUE(first.result.script_error.empty()) << first.result.script_error;
+  EXPECT_EQ(first.result.card_tables.at("crossfire").second, 1U);
+  // A second window on the same journal carries on from it; a refused line changes nothing.
+  const ScriptRun second = run_script(
+      dir, journal, "click \"crossfire command\"\ntype \"frobnicate\"\nkey enter\nwait 2\n", {}, 30,
+      cards);
+  ASSERT_TRUE(second.result.script_error.empty()) << second.result.script_error;
+  EXPECT_EQ(second.result.card_tables.at("crossfire").second, 1U);
+  EXPECT_GT(
+      count_colour(second.shot, second.result.windows.at("Card games"), colours::kWarning, 40),
+      20);  // the refusal, in the warning colour
+}
+
+TEST(Gui, TheCalibrationWizardFollowsTheSyntheticBoardLive) {
+  GuiDir dir;
+  CalibrationFeedOptions feed;
+  feed.source = "synthetic:3";
+  feed.fps = 0;  // as fast as the feed thread goes: the window never waits for it
+  const ScriptRun run = run_script(dir, first_turn_journal(dir),
+                                   "wait-for \"Calibration done\"\nwait 2\n", {}, 50, {}, feed);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  ASSERT_TRUE(run.result.calibration);
+  const CalibrationSnapshot& snap = *run.result.calibration;
+  EXPECT_TRUE(snap.status.done);
+  EXPECT_GE(snap.status.views_accepted, feed.live.min_views);
+  ASSERT_TRUE(snap.status.calibration);
+  // The synthetic lens is known: 640×360, fx = fy = 1000 × 640/1920.
+  EXPECT_NEAR(snap.status.calibration->intrinsics.fx(), 1000.0 / 3, 1000.0 / 3 * 0.01);
+  EXPECT_NEAR(snap.status.calibration->intrinsics.cy(), 180, 4);
+  EXPECT_LT(snap.rms_px(), 0.5);
+  EXPECT_GE(snap.status.coverage.covered_fraction(), feed.live.min_coverage);
+  // The picture: the chessboard's black and white squares, the corners found ringed in yellow,
+  // the coverage map tinted green over it.
+  const WidgetRecord* pic = widget(run.result, "calibration picture");
+  ASSERT_NE(pic, nullptr);
+  const std::array<float, 4> rect{pic->x0, pic->y0, pic->x1 - pic->x0, pic->y1 - pic->y0};
+  EXPECT_GT(count_colour(run.shot, rect, okabe_ito::kYellow, 60), 40);
+  int dark = 0;
+  int light = 0;
+  int greenish = 0;
+  for (int y = static_cast<int>(pic->y0) + 1; y < static_cast<int>(pic->y1) - 1; y += 2) {
+    for (int x = static_cast<int>(pic->x0) + 1; x < static_cast<int>(pic->x1) - 1; x += 2) {
+      const Rgba c = pixel(run.shot, static_cast<float>(x), static_cast<float>(y));
+      dark += c.r + c.g + c.b < 150 ? 1 : 0;
+      light += c.r + c.g + c.b > 450 ? 1 : 0;
+      greenish += c.g > c.r + 25 && c.g > c.b ? 1 : 0;
+    }
+  }
+  EXPECT_GT(dark, 100);
+  EXPECT_GT(greenish, 1000);
+  const auto window = run.result.windows.at("Calibration");
+  EXPECT_GT(count_colour(run.shot, window, colours::kGood, 30), 20);  // "calibrated"
+  (void)light;
+}
+
+#if DUELS_OVERLAY_CAMERA
+// The synthetic demo scene (assets/scenes/demo.yaml): Razor's base at (18, 12) and Gridlock's
+// at (40, 30) for the first two seconds. The match has them elsewhere; the camera wins.
+TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
+  GuiDir dir;
+  if (!display_advertised()) SKIP_OR_FAIL("no display");
+  MatchSetup setup;
+  setup.options.enforce_placement_distance = false;
+  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
+  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
+  const std::string journal = first_turn_journal(dir, setup, "", false);
+  {
+    auto m = match::DuelsMatch::resume(journal);
+    ASSERT_TRUE(m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}));
+    ASSERT_TRUE(m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}));
+  }
+  std::ofstream(dir.file("cam.ui")) << "wait-for \"bases seen 2\"\nclick-base Razor\n"
+                                       "hover \"camera base Gridlock\"\nwait 3\n";
+  GuiOptions g;
+  g.match_path = journal;
+  g.ui_script = dir.file("cam.ui");
+  g.script_timeout_s = 50;
+  g.screenshot = dir.file("last.png");
+  g.scale = 1;
+  g.reset_layout = true;
+  CameraFeedOptions cam;
+  cam.source = "synthetic:demo";
+  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
+  cam.realtime = false;
+  g.camera = cam;
+  GuiResult r;
+  try {
+    r = run_gui(std::move(g));
+  } catch (const GuiUnavailable&) {
+    SKIP_OR_FAIL("no window");
+  }
+  ASSERT_TRUE(r.script_error.empty()) << r.script_error;
+  ASSERT_TRUE(r.camera);
+  ASSERT_TRUE(r.camera->error.empty()) << r.camera->error;
+  // Vision put both bases where the scene has them (not where the match had them).
+  std::map<std::string, Vec2> seen;
+  for (const auto& v : r.vision)
+    seen[v.figure] = v.centre_in;
+  ASSERT_EQ(seen.size(), 2U);
+  EXPECT_NEAR(seen["Razor"].x, 18, 1.0);
+  EXPECT_NEAR(seen["Razor"].y, 12, 1.0);
+  EXPECT_NEAR(seen["Gridlock"].x, 40, 1.0);
+  EXPECT_NEAR(seen["Gridlock"].y, 30, 1.0);
+  // The screenshot: the team-coloured outlines where the camera sees the bases, the selected
+  // one ringed in yellow, and the clear line of fire between them, all in perspective.
+  const cv::Mat shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(shot.empty());
+  auto screen = [&](Vec2 t) {
+    const auto px = r.camera->plane.table_to_image({t.x, t.y, 0});
+    return std::array<float, 2>{r.camera_view[0] + static_cast<float>(px->x) * r.camera_view[2],
+                                r.camera_view[1] + static_cast<float>(px->y) * r.camera_view[2]};
+  };
+  auto box = [&](Vec2 t, float half) {
+    const auto c = screen(t);
+    return std::array<float, 4>{c[0] - half, c[1] - half, 2 * half, 2 * half};
+  };
+  const float ppi = static_cast<float>(r.camera->plane.px_per_in_at({18, 12})) * r.camera_view[2];
+  EXPECT_GT(count_colour(shot, box(seen["Razor"], 1.6f * ppi), team_colour(0), 40), 10);
+  EXPECT_GT(count_colour(shot, box(seen["Razor"], 1.6f * ppi), colours::kSelected, 40), 10);
+  EXPECT_GT(count_colour(shot, box(seen["Gridlock"], 1.6f * ppi), team_colour(1), 40), 10);
+  EXPECT_GT(count_colour(shot, box((seen["Razor"] + seen["Gridlock"]) / 2, 1.0f * ppi),
+                         colours::kLineClear, 40),
+            5);
+  // Far from the bases the picture is the camera's (no overlay colours).
+  EXPECT_EQ(count_colour(shot, box({50, 50}, 0.5f * ppi), team_colour(0), 40), 0);
+}
+#endif
+
+TEST(Gui, FramesAndScreenshotWithoutAScript) {
+  GuiDir dir;
+  if (!display_advertised()) SKIP_OR_FAIL("no display");
+  GuiOptions g;
+  g.match_path = first_turn_journal(dir);
+  g.frames = 3;
+  g.width = 1200;
+  g.height = 800;
+  g.scale = 1;
+  g.screenshot = dir.file("three.png");
+  GuiResult r;
+  try {
+    r = run_gui(std::move(g));
+  } catch (const GuiUnavailable&) {
+    SKIP_OR_FAIL("no window");
+  }
+  EXPECT_EQ(r.frames, 3);
+  EXPECT_EQ(r.frame_ms.size(), 3U);
+  const cv::Mat img = cv::imread(dir.file("three.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(img.empty());
+  EXPECT_EQ(img.cols, 1200);
+  EXPECT_EQ(img.rows, 800);
+}
+
+}  // namespace
+}  // namespace duels::overlay
