@@ -1,6 +1,7 @@
 #include "cards/crossfire/json.hpp"
 
 #include "cards/common/command_json.hpp"
+#include "cards/common/state_json.hpp"
 
 #include <fmt/format.h>
 
@@ -401,13 +402,7 @@ Expected<State, std::string> parse_state(const json& j) {
 }
 
 std::uint64_t state_hash(const State& s) {
-  const std::string text = json(s).dump(-1, ' ', false, json::error_handler_t::replace);
-  std::uint64_t h = 14695981039346656037ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
+  return cards::json_state_hash(json(s));
 }
 
 std::string state_hash_hex(const State& s) {
@@ -416,22 +411,8 @@ std::string state_hash_hex(const State& s) {
 
 Expected<State, std::string> override_field(const State& s, const std::string& path,
                                             const json& value) {
-  json j = s;
-  try {
-    const json::json_pointer ptr(path);
-    if (!j.contains(ptr)) {
-      return fmt::format("no tracked field at '{}' (paths look like /runners/0/nuyen)", path);
-    }
-    j[ptr] = value;
-  } catch (const std::exception& e) {
-    return fmt::format("'{}' is not a field path like /runners/0/nuyen ({})", path, e.what());
-  }
-  auto parsed = parse_state(j);
-  if (!parsed) {
-    return fmt::format("{} cannot be set to {}: {}", path,
-                       value.dump(-1, ' ', false, json::error_handler_t::replace), parsed.error());
-  }
-  return parsed;
+  return cards::override_json_field(s, path, value, "/runners/0/nuyen",
+                                    [](const json& j) { return parse_state(j); });
 }
 
 json allocation_json(const AllocInput& in, const AllocResult& r) {

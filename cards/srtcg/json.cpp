@@ -1,6 +1,7 @@
 #include "cards/srtcg/json.hpp"
 
 #include "cards/common/command_json.hpp"
+#include "cards/common/state_json.hpp"
 
 #include <fmt/format.h>
 
@@ -430,13 +431,7 @@ Expected<State, std::string> parse_state(const json& j) {
 }
 
 std::uint64_t state_hash(const State& s) {
-  const std::string text = json(s).dump();
-  std::uint64_t h = 14695981039346656037ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
+  return cards::json_state_hash(json(s));
 }
 
 std::string state_hash_hex(const State& s) {
@@ -445,21 +440,8 @@ std::string state_hash_hex(const State& s) {
 
 Expected<State, std::string> override_field(const State& s, const std::string& path,
                                             const json& value) {
-  json j = s;
-  try {
-    const json::json_pointer ptr(path);
-    if (!j.contains(ptr)) {
-      return fmt::format("no tracked field at '{}' (paths look like /players/0/credstick)", path);
-    }
-    j[ptr] = value;
-  } catch (const std::exception& e) {
-    return fmt::format("'{}' is not a field path like /players/0/credstick ({})", path, e.what());
-  }
-  auto parsed = parse_state(j);
-  if (!parsed) {
-    return fmt::format("{} cannot be set to {}: {}", path, value.dump(), parsed.error());
-  }
-  return parsed;
+  return cards::override_json_field(s, path, value, "/players/0/credstick",
+                                    [](const json& j) { return parse_state(j); });
 }
 
 }  // namespace duels::cards::srtcg
