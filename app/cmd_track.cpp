@@ -1,13 +1,17 @@
-// `duels track --source cam:0|FILE|DIR|URL|synthetic:demo [--calib FILE] [--bases MAP.yaml]` —
-// every base in table inches, frame by frame, with gaps and lines of fire between settled bases.
+// `duels track --source cam:0|FILE|DIR|URL|synthetic:demo [--calib FILE] [--bases MAP.yaml]
+// | --markerless [--diameter D] [--name FIGURE@X,Y …]` — every base in table inches, frame by
+// frame, with gaps and lines of fire between settled bases.
 #include <fmt/format.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "app/command.hpp"
 #include "common/error.hpp"
+#include "vision/markerless.hpp"
 #include "vision/pipeline.hpp"
 #include "vision/render.hpp"
 #include "vision/source.hpp"
@@ -68,11 +72,28 @@ void add_track(CLI::App& root) {
     bool loop = false;
     bool aruco3 = false;
     bool json = false;
+    bool markerless = false;
+    double diameter = 2.0;
+    double top_height = 0.75;
+    std::vector<std::string> names;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("--source", opts->source,
                   "cam:N, a video file, a folder of images, a stream URL, or synthetic:NAME|FILE")
       ->required();
+  cmd->add_flag("--markerless", opts->markerless,
+                "find bases as round tops instead of by their markers (experimental, less "
+                "precise; see the README)");
+  cmd->add_option("--diameter", opts->diameter, "markerless: the bases' diameter in inches")
+      ->check(CLI::Range(0.5, 12.0))
+      ->capture_default_str();
+  cmd->add_option("--top-height", opts->top_height,
+                  "markerless: height of the base tops above the table in inches")
+      ->check(CLI::Range(0.0, 6.0))
+      ->capture_default_str();
+  cmd->add_option("--name", opts->names,
+                  "markerless: FIGURE@X,Y names the base standing nearest (within 3\") to "
+                  "table point X,Y when first seen; repeat for each figure");
   cmd->add_option("--calib", opts->calib,
                   "calibration file with a table registration (synthetic sources default to "
                   "the scene's exact camera)");
@@ -124,10 +145,37 @@ void add_track(CLI::App& root) {
         break;
     }
     if (!plane) throw UsageError("--calib FILE is needed for a camera, video, folder or stream");
-    if (!map) throw UsageError("--bases MAP.yaml is needed for a camera, video, folder or stream");
-    vision::DetectorOptions detector;
-    detector.aruco3 = opts->aruco3;
-    vision::Pipeline pipeline(*plane, *map, detector);
+    if (!map && !opts->markerless) {
+      throw UsageError(
+          "--bases MAP.yaml is needed for a camera, video, folder or stream (or --markerless)");
+    }
+    std::optional<vision::MarkerlessPipeline> markerless;
+    std::optional<vision::Pipeline> pipeline;
+    if (opts->markerless) {
+      vision::DiscOptions discs;
+      discs.radius_in = opts->diameter / 2;
+      discs.top_height_in = opts->top_height;
+      markerless.emplace(*plane, discs);
+      for (const auto& n : opts->names) {
+        const auto at = n.rfind('@');
+        double x = 0;
+        double y = 0;
+        char comma = 0;
+        std::istringstream in(at == std::string::npos ? "" : n.substr(at + 1));
+        if (at == std::string::npos || at == 0 || !(in >> x >> comma >> y) || comma != ',' ||
+            !(in >> std::ws).eof()) {
+          throw UsageError(fmt::format("--name '{}': expected FIGURE@X,Y, e.g. Razor@12,10", n));
+        }
+        markerless->name_near({x, y}, n.substr(0, at));
+      }
+    } else {
+      if (!opts->names.empty()) {
+        throw UsageError("--name is for --markerless (marker mode names bases in --bases)");
+      }
+      vision::DetectorOptions detector;
+      detector.aruco3 = opts->aruco3;
+      pipeline.emplace(*plane, *map, detector);
+    }
     int done = 0;
     int retries = 0;
     std::string last_problem;
@@ -143,11 +191,13 @@ void add_track(CLI::App& root) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         continue;
       }
-      const auto result = pipeline.process(frame.image, frame.index, frame.time_s);
+      const vision::TableState state =
+          markerless ? markerless->process(frame.image, frame.index, frame.time_s)
+                     : pipeline->process(frame.image, frame.index, frame.time_s).state;
       if (opts->json) {
-        std::cout << state_json(result.state).dump() << "\n";
+        std::cout << state_json(state).dump() << "\n";
       } else {
-        print_text(result.state);
+        print_text(state);
       }
       ++done;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "calib/detect.hpp"
 
@@ -85,6 +86,36 @@ std::vector<BaseObservation> DiscIdentities::assign(const std::vector<cv::Point2
     out.push_back(o);
   }
   return out;
+}
+
+MarkerlessPipeline::MarkerlessPipeline(const calib::TablePlane& plane, DiscOptions options,
+                                       TrackerOptions tracker)
+    : options_(options), finder_(plane, options), tracker_(tracker) {}
+
+void MarkerlessPipeline::name_near(cv::Point2d near_in, std::string figure) {
+  pending_.push_back({near_in, std::move(figure)});
+}
+
+TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame, double time_s) {
+  const auto observations = identities_.assign(finder_.find(image), options_.radius_in);
+  // A base seen for the first time takes the waiting name whose point it stands nearest (within
+  // 3"), or "base N".
+  for (const auto& o : observations) {
+    if (!named_.insert(o.marker_id).second) continue;
+    auto best = pending_.end();
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      const double d = cv::norm(o.centre_in - it->near_in);
+      if (d <= 3.0 && (best == pending_.end() || d < cv::norm(o.centre_in - best->near_in)))
+        best = it;
+    }
+    if (best == pending_.end()) {
+      tracker_.name(o.marker_id, "base " + std::to_string(o.marker_id));
+    } else {
+      tracker_.name(o.marker_id, best->figure);
+      pending_.erase(best);
+    }
+  }
+  return measure_table(frame, time_s, tracker_.update(observations, time_s));
 }
 
 }  // namespace duels::vision

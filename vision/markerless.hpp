@@ -6,11 +6,13 @@
 #include <opencv2/core.hpp>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "calib/table.hpp"
 #include "vision/markers.hpp"
+#include "vision/tracker.hpp"
 
 namespace duels::vision {
 
@@ -48,6 +50,30 @@ class DiscIdentities {
   double max_jump_in_;
   std::map<int, cv::Point2d> last_;
   int next_id_ = 1000;
+};
+
+/// The whole markerless per-frame pipeline: discs → identities → tracker → measurements. The
+/// player names a base once by where it stands ("Razor is the one at 12, 10").
+class MarkerlessPipeline {
+ public:
+  MarkerlessPipeline(const calib::TablePlane& plane, DiscOptions options = {},
+                     TrackerOptions tracker = {});
+  /// A base first seen within 3" of `near_in` takes the name `figure` (for good); bases not
+  /// named are "base 1000", "base 1001", …
+  void name_near(cv::Point2d near_in, std::string figure);
+  TableState process(const cv::Mat& image, std::int64_t frame, double time_s);
+
+ private:
+  struct PendingName {
+    cv::Point2d near_in;
+    std::string figure;
+  };
+  DiscOptions options_;
+  DiscFinder finder_;
+  DiscIdentities identities_;
+  Tracker tracker_;
+  std::vector<PendingName> pending_;
+  std::set<int> named_;
 };
 
 }  // namespace duels::vision

@@ -56,13 +56,36 @@ MarkerDetector::MarkerDetector(DetectorOptions options) : options_(std::move(opt
 }
 
 std::vector<Detection> MarkerDetector::detect(const cv::Mat& image) const {
-  std::vector<Detection> out;
-  if (image.empty()) return out;
+  if (image.empty()) return {};
   const cv::Mat gray = calib::to_gray(image);
+  return detect_gray(gray, cv::Rect(0, 0, gray.cols, gray.rows));
+}
+
+std::vector<Detection> MarkerDetector::detect_gray(const cv::Mat& gray, cv::Rect roi,
+                                                   double scale) const {
+  std::vector<Detection> out;
+  roi &= cv::Rect(0, 0, gray.cols, gray.rows);
+  if (roi.empty() || scale <= 0) return out;
+  cv::Mat view = gray(roi);
+  cv::Ptr<cv::aruco::DetectorParameters> params = params_;
+  if (scale != 1.0 || roi.size() != gray.size()) {
+    if (scale != 1.0) {
+      cv::Mat enlarged;
+      cv::resize(view, enlarged, cv::Size(), scale, scale, cv::INTER_LINEAR);
+      view = enlarged;
+    }
+    // The smallest marker keeps its size in the whole image's pixels.
+    params = cv::makePtr<cv::aruco::DetectorParameters>(*params_);
+    params->minMarkerPerimeterRate = options_.min_perimeter_rate * std::max(gray.cols, gray.rows) *
+                                     scale / std::max(view.cols, view.rows);
+    params->minMarkerPerimeterRate = std::min(params->minMarkerPerimeterRate, 0.5);
+  }
   std::vector<std::vector<cv::Point2f>> corners;
   std::vector<int> ids;
-  cv::aruco::detectMarkers(gray, dictionary_, corners, ids, params_);
+  cv::aruco::detectMarkers(view, dictionary_, corners, ids, params);
   const int cells = dictionary_->markerSize + 2;
+  const cv::Point2f origin(static_cast<float>(roi.x), static_cast<float>(roi.y));
+  const auto inv = static_cast<float>(1.0 / scale);
   for (std::size_t i = 0; i < ids.size(); ++i) {
     auto& c = corners[i];
     double side_min = 1e9;
@@ -76,15 +99,15 @@ std::vector<Detection> MarkerDetector::detect(const cv::Mat& image) const {
     if (options_.refine_subpix) {
       // The search window must stay inside the black border cell next to each corner.
       const int half = std::clamp(static_cast<int>(side_min / cells * 0.8), 1, 5);
-      cv::cornerSubPix(gray, c, cv::Size(half, half), cv::Size(-1, -1),
+      cv::cornerSubPix(view, c, cv::Size(half, half), cv::Size(-1, -1),
                        cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 30, 0.01));
     }
     Detection d;
     d.marker_id = ids[i];
     cv::Point2d sum(0, 0);
     for (std::size_t k = 0; k < 4; ++k) {
-      d.corners_px[k] = c[k];
-      sum += cv::Point2d(c[k]);
+      d.corners_px[k] = c[k] * inv + origin;
+      sum += cv::Point2d(d.corners_px[k]);
     }
     d.centre_px = sum * 0.25;
     d.score = side_max > 0 ? std::clamp(side_min / side_max, 0.0, 1.0) : 0.0;

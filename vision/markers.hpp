@@ -42,6 +42,10 @@ class MarkerDetector {
  public:
   explicit MarkerDetector(DetectorOptions options = {});
   [[nodiscard]] std::vector<Detection> detect(const cv::Mat& image) const;
+  /// Detects inside `roi` of a grey image, enlarged `scale` times first (markers a few pixels
+  /// per cell read better enlarged); corners come back in the whole image's pixels.
+  [[nodiscard]] std::vector<Detection> detect_gray(const cv::Mat& gray, cv::Rect roi,
+                                                   double scale = 1.0) const;
   [[nodiscard]] const DetectorOptions& options() const { return options_; }
 
  private:

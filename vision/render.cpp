@@ -1,13 +1,17 @@
 #include "vision/render.hpp"
 
+#include <fmt/format.h>
+
 #include <opencv2/aruco.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "calib/pattern.hpp"
+#include "common/error.hpp"
 
 namespace duels::vision {
 namespace {
@@ -174,8 +178,23 @@ struct SceneRenderer::Impl {
   }
 };
 
+namespace {
+
+// Scenes built in code skip the parser's checks: the same placement rule, as an exception.
+SceneSpec checked(SceneSpec spec) {
+  for (std::size_t i = 0; i < spec.bases.size(); ++i) {
+    if (auto problem = marker_placement_problem(spec.bases[i])) {
+      throw DataException({spec.name.empty() ? "<scene>" : spec.name, 0,
+                           fmt::format("bases[{}].{}", i, problem->field), problem->expected});
+    }
+  }
+  return spec;
+}
+
+}  // namespace
+
 SceneRenderer::SceneRenderer(SceneSpec spec)
-    : spec_(std::move(spec)),
+    : spec_(checked(std::move(spec))),
       plane_(spec_.camera, spec_.table_to_camera, spec_.table),
       impl_(std::make_unique<Impl>(spec_, plane_)) {}
 
@@ -201,10 +220,9 @@ std::vector<Solid> solids_at(const SceneSpec& spec, double t) {
     out.push_back(base);
     if (b.figure_height_in <= 0) continue;
     // A rough figure behind its marker: legs/torso capsule and a head, leaning nowhere.
-    const double r = b.diameter_in / 2;
-    const double body_r = std::clamp(0.18 * b.diameter_in, 0.2, 0.6);
-    const cv::Point2d back = rotate({0, -(r - body_r - 0.05)}, a - CV_PI / 2);
-    const cv::Point2d foot = pose.centre_in + back;
+    const FigureFootprint footprint = *figure_footprint(b);
+    const double body_r = footprint.radius_in;
+    const cv::Point2d foot = pose.centre_in + rotate(footprint.centre_in, a - CV_PI / 2);
     Solid body;
     body.a = cv::Vec3d(foot.x, foot.y, b.height_in + body_r);
     body.b = cv::Vec3d(foot.x, foot.y, b.height_in + 0.75 * b.figure_height_in);

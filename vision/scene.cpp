@@ -78,6 +78,50 @@ BasePose base_pose_at(const SceneBaseSpec& base, double t_s) {
   return {{p.back().x_in, p.back().y_in}, p.back().angle_deg};
 }
 
+std::optional<FigureFootprint> figure_footprint(const SceneBaseSpec& base) {
+  if (base.figure_height_in <= 0) return std::nullopt;
+  const double r = base.diameter_in / 2;
+  const double body = base.figure_radius_in > 0 ? base.figure_radius_in
+                                                : std::clamp(0.18 * base.diameter_in, 0.2, 0.6);
+  // Standing at the back, 0.05" in from the rim (never past the centre on a tiny base).
+  return FigureFootprint{{0, -std::max(0.0, r - body - 0.05)}, body};
+}
+
+std::optional<MarkerPlacementProblem> marker_placement_problem(const SceneBaseSpec& base) {
+  const double r = base.diameter_in / 2;
+  const double h = base.marker_side_in / 2;
+  const cv::Point2d o = base.marker_offset_in;
+  if (base.figure_radius_in > r - 0.05 + 1e-9) {
+    return MarkerPlacementProblem{
+        "figure_radius", fmt::format("a figure radius that fits on a {:g}\" base (at most {:g}\")",
+                                     base.diameter_in, r - 0.05)};
+  }
+  // The square's farthest corner from the base centre must lie on the top.
+  if (std::hypot(std::abs(o.x) + h, std::abs(o.y) + h) > r + 1e-9) {
+    const bool offset_blamed = std::hypot(o.x, o.y) > 1e-9 && h * std::sqrt(2.0) <= r;
+    return MarkerPlacementProblem{
+        offset_blamed ? "marker_offset" : "marker_side",
+        fmt::format(
+            "a marker (side {:g}\", offset [{:g}, {:g}]) that fits on the {:g}\" base's top",
+            base.marker_side_in, o.x, o.y, base.diameter_in)};
+  }
+  if (auto f = figure_footprint(base)) {
+    // Distance from the figure's footprint disc to the marker square.
+    const double dx = std::max(0.0, std::abs(f->centre_in.x - o.x) - h);
+    const double dy = std::max(0.0, std::abs(f->centre_in.y - o.y) - h);
+    if (std::hypot(dx, dy) < f->radius_in - 1e-9) {
+      const double need = f->centre_in.y + f->radius_in + h;  // offset that just clears, x = 0
+      return MarkerPlacementProblem{
+          "marker_offset",
+          fmt::format("a marker clear of the figure standing at the back of the base (its body "
+                      "reaches {:g}\" from the centre; with x = 0 the offset's y must be at least "
+                      "{:.2f}\"; or set figure_radius or figure_height: 0)",
+                      f->radius_in - f->centre_in.y, need)};
+    }
+  }
+  return std::nullopt;
+}
+
 calib::Pose camera_pose_over_table(cv::Point2d target_in, double distance_in, double elevation_deg,
                                    double azimuth_deg) {
   const double el = elevation_deg * CV_PI / 180;
@@ -169,7 +213,7 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
     const std::string path = index_path("bases", i);
     if (!r.expect_map(b, path,
                       {"id", "figure", "marker", "diameter", "height", "marker_side",
-                       "marker_offset", "figure_height", "colour", "path"})) {
+                       "marker_offset", "figure_height", "figure_radius", "colour", "path"})) {
       continue;
     }
     SceneBaseSpec base;
@@ -179,16 +223,20 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
     base.diameter_in = r.number(b, "diameter", path, false, 0.5, 12).value_or(2.0);
     base.height_in = r.number(b, "height", path, false, 0, 6).value_or(0.75);
     base.marker_side_in = r.number(b, "marker_side", path, false, 0.2, 12).value_or(1.0);
-    if (auto o = numbers(r, b, "marker_offset", path, 2, 2, false))
-      base.marker_offset_in = {(*o)[0], (*o)[1]};
     base.figure_height_in = r.number(b, "figure_height", path, false, 0, 24).value_or(4.5);
+    base.figure_radius_in = r.number(b, "figure_radius", path, false, 0, 6).value_or(0);
+    if (auto o = numbers(r, b, "marker_offset", path, 2, 2, false)) {
+      base.marker_offset_in = {(*o)[0], (*o)[1]};
+    } else if (auto f = figure_footprint(base)) {
+      // Not given: the marker sits just in front of the figure (centred when there is room).
+      base.marker_offset_in = {
+          0, std::max(0.0, f->centre_in.y + f->radius_in + base.marker_side_in / 2 + 0.01)};
+    }
     if (auto c = numbers(r, b, "colour", path, 3, 3, false))
       base.colour = cv::Scalar((*c)[0], (*c)[1], (*c)[2]);
-    if (base.marker_side_in * std::sqrt(0.5) +
-            std::hypot(base.marker_offset_in.x, base.marker_offset_in.y) >
-        base.diameter_in / 2 + 1e-9) {
-      r.error(b["marker_side"], join_path(path, "marker_side"),
-              "a marker (side and offset) that fits on the base's top", b);
+    if (auto problem = marker_placement_problem(base)) {
+      const YAML::Node at = b[problem->field].IsDefined() ? b[problem->field] : b;
+      r.error(at, join_path(path, problem->field), problem->expected, b);
     }
     const YAML::Node keys = r.sequence(b, "path", path, true);
     Keyframe last;

@@ -7,23 +7,26 @@
 /// schema_version: 1
 /// seed: 7
 /// fps: 10
-/// duration: 12                       # seconds
-/// table: {width: 60, depth: 60, felt_grey: 110, corner_markers: 4}   # corner marker side (0 =
-/// none) camera: {width: 1920, height: 1080, fx: 1000, distance: 51.2, elevation: 45, azimuth: 0,
+/// duration: 12                      # seconds
+/// # corner_markers: side of the four registration markers (0 = none)
+/// table: {width: 60, depth: 60, felt_grey: 110, corner_markers: 4}
+/// camera: {width: 1920, height: 1080, fx: 1000, distance: 51.2, elevation: 45, azimuth: 0,
 ///          target: [30, 26], dist: [-0.12, 0.08, 0.0008, -0.0005, -0.02]}
 /// look: {supersample: 2, noise: 2.0, blur: 0.5, motion_blur: true, lighting: 0.25}
 /// dictionary: DICT_4X4_50
 /// bases:
 ///   - id: razor
-///     figure: Razor                   # optional, a figure name (assets) for the tracker output
+///     figure: Razor                  # optional, a figure name (assets) for the tracker output
 ///     marker: 10
 ///     diameter: 2.0
 ///     height: 0.75
 ///     marker_side: 1.0
-///     marker_offset: [0, 0.35]        # marker centre from the base centre, base frame (+y =
-///     facing) figure_height: 4.5              # 0 = no figure drawn colour: [40, 60, 200] # BGR of
-///     the base and figure path:                           # keyframes, linear in between; angle =
-///     facing, degrees
+///     marker_offset: [0, 0.35]       # marker centre from the base centre; +y = facing
+///     figure_height: 4.5             # 0 = no figure drawn
+///     figure_radius: 0.36            # optional; the figure stands at the back of the base and
+///                                    # the marker must keep clear of it
+///     colour: [40, 60, 200]          # BGR of the base and figure
+///     path:                          # keyframes, linear in between; angle = facing, degrees
 ///       - {t: 0, x: 12, y: 10, angle: 90}
 ///       - {t: 4, x: 20, y: 18}
 /// hands:
@@ -60,6 +63,7 @@ struct SceneBaseSpec {
   double marker_side_in = 1.0;
   cv::Point2d marker_offset_in{0, 0};  ///< base frame: +y along the facing direction
   double figure_height_in = 4.5;
+  double figure_radius_in = 0;  ///< the figure's body; 0 = from the diameter (see figure_footprint)
   cv::Scalar colour{60, 60, 200};
   std::vector<Keyframe> path;  ///< sorted by time, at least one
 };
@@ -110,6 +114,25 @@ struct BasePose {
 };
 /// The pose of a base at `t_s`.
 BasePose base_pose_at(const SceneBaseSpec& base, double t_s);
+
+/// Where a base's figure stands on its top, in the base frame (+y = facing): a disc at the back
+/// of the base. The renderer draws the figure's body over exactly this disc, so a marker must
+/// keep clear of it.
+struct FigureFootprint {
+  cv::Point2d centre_in;
+  double radius_in = 0;
+};
+/// The footprint of `base`'s figure, or nothing when the base carries no figure.
+std::optional<FigureFootprint> figure_footprint(const SceneBaseSpec& base);
+
+/// What is wrong with where `base`'s marker sits, in the words of an error's "expected" part
+/// (with the field to blame), or nothing when the marker lies wholly on the base's top and
+/// clear of its figure.
+struct MarkerPlacementProblem {
+  std::string field;     ///< "marker_side" or "marker_offset"
+  std::string expected;  ///< what would be right
+};
+std::optional<MarkerPlacementProblem> marker_placement_problem(const SceneBaseSpec& base);
 
 /// The camera looking at `target_in` from `distance_in` away, `elevation_deg` above the table
 /// and turned `azimuth_deg` around it (0 = from the player's side).

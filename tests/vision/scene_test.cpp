@@ -61,6 +61,61 @@ TEST(SceneFile, WrongSchemaAndUnknownKeysAreRefused) {
   EXPECT_THROW(load_scene_spec("/nonexistent/scene.yaml"), DataException);
 }
 
+TEST(SceneFile, AMarkerUnderTheFigureIsRefusedByFileAndByRenderer) {
+  // 2" base: the figure's body (radius 0.36") stands at the back, reaching 0.23" behind the
+  // centre; a 1" marker must sit at least 0.27" forward.
+  const std::string text =
+      minimal("  - {id: a, marker: 10, marker_offset: [0, 0.1], path: [{t: 0, x: 5, y: 5}]}\n");
+  try {
+    parse_scene_spec(text, "under.yaml");
+    FAIL() << "no error";
+  } catch (const DataException& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("under.yaml:6"), std::string::npos) << m;
+    EXPECT_NE(m.find("bases[0].marker_offset"), std::string::npos) << m;
+    EXPECT_NE(m.find("at least 0.27"), std::string::npos) << m;
+  }
+  // The same marker clears a figure that is not there, or a slimmer one.
+  EXPECT_NO_THROW(parse_scene_spec(minimal("  - {id: a, marker: 10, marker_offset: [0, 0.1], "
+                                           "figure_height: 0, path: [{t: 0, x: 5, y: 5}]}\n"),
+                                   "x.yaml"));
+  EXPECT_NO_THROW(parse_scene_spec(minimal("  - {id: a, marker: 10, marker_offset: [0, 0.1], "
+                                           "figure_radius: 0.2, path: [{t: 0, x: 5, y: 5}]}\n"),
+                                   "x.yaml"));
+  // Left out, the offset puts the marker just in front of the figure.
+  const SceneSpec s =
+      parse_scene_spec(minimal("  - {id: a, marker: 10, path: [{t: 0, x: 5, y: 5}]}\n"), "x.yaml");
+  EXPECT_NEAR(s.bases[0].marker_offset_in.y, 0.28, 1e-9);
+  EXPECT_FALSE(marker_placement_problem(s.bases[0]));
+  // Scenes built in code get the same check from the renderer.
+  SceneSpec bad = s;
+  bad.bases[0].marker_offset_in = {0, 0};
+  EXPECT_THROW(SceneRenderer{bad}, DataException);
+  bad.bases[0].figure_radius_in = 2;
+  ASSERT_TRUE(marker_placement_problem(bad.bases[0]));
+  EXPECT_EQ(marker_placement_problem(bad.bases[0])->field, "figure_radius");
+}
+
+// The renderer draws the figure over exactly its footprint: a marker that clears it by a
+// hair is fully visible from (nearly) straight above, and one a hair closer is refused.
+TEST(Renderer, TheFigureStandsOnItsFootprint) {
+  SceneSpec s = parse_scene_spec(
+      "schema_version: 1\ntable: {width: 30, depth: 30, corner_markers: 0}\n"
+      "camera: {width: 640, height: 480, fx: 600, distance: 40, elevation: 89, target: [15, 15]}\n"
+      "look: {supersample: 1}\nbases:\n"
+      "  - {id: a, marker: 10, diameter: 2.5, marker_side: 1.25, marker_offset: [0, 0.33], "
+      "path: [{t: 0, x: 15, y: 15, angle: 90}]}\n",
+      "x.yaml");
+  EXPECT_FALSE(marker_placement_problem(s.bases[0]));
+  const FigureFootprint f = *figure_footprint(s.bases[0]);
+  EXPECT_NEAR(f.radius_in, 0.45, 1e-9);
+  EXPECT_NEAR(f.centre_in.y, -0.75, 1e-9);
+  SceneRenderer r(s);
+  EXPECT_GT(r.truth_at(0, 0).bases[0].marker_visible, 0.99);
+  s.bases[0].marker_offset_in = {0, 0.32};
+  ASSERT_TRUE(marker_placement_problem(s.bases[0]));
+}
+
 TEST(SceneFile, PathsInterpolate) {
   const SceneSpec s = parse_scene_spec(minimal("  - {id: a, marker: 10, path: [{t: 0, x: 5, y: 5, "
                                                "angle: 0}, {t: 2, x: 9, y: 13, angle: 90}]}\n"),
