@@ -3,6 +3,7 @@
 #include <chrono>
 #include <opencv2/imgproc.hpp>
 #include <optional>
+#include <vector>
 
 #include "common/error.hpp"
 #include "vision/pipeline.hpp"
@@ -81,13 +82,20 @@ void CameraFeed::run() {
       renderer = std::make_shared<vision::SceneRenderer>(scene);
       plane = renderer->plane();
       map = vision::base_map_from_scene(scene);
-      scene_fps = scene.fps;
+      scene_fps = options_.stream_fps > 0 ? options_.stream_fps : scene.fps;
       const int frames = std::max(1, scene.frame_count());
+      auto recorded = std::make_shared<std::vector<cv::Mat>>();
+      for (int i = 0; i < std::min(options_.prerender_frames, frames) && !stop_; ++i)
+        recorded->push_back(renderer->render(i));
       source = vision::open_generator(
           "synthetic " + scene.name,
-          [renderer, frames, fps = scene.fps](std::int64_t index, vision::Frame& frame) {
-            const std::int64_t k = index % frames;  // the scene loops
-            frame.image = renderer->render(k);
+          [renderer, recorded, frames, fps = scene_fps](std::int64_t index, vision::Frame& frame) {
+            if (recorded->empty()) {
+              frame.image = renderer->render(index % frames);  // the scene loops
+            } else {
+              frame.image = (*recorded)[static_cast<std::size_t>(
+                  index % static_cast<std::int64_t>(recorded->size()))];
+            }
             frame.index = index;
             frame.time_s = static_cast<double>(index) / std::max(fps, 1e-6);
             return true;
@@ -173,10 +181,13 @@ void CameraFeed::run() {
       s->connected = true;
       s->problem.clear();
       s->reconnects = source->stats().reconnects;
-      const double k = std::min(
-          1.0, static_cast<double>(options_.max_picture_width_px) / std::max(1, frame.image.cols));
+      int width = options_.max_picture_width_px;
+      if (const int shown = display_width_.load(); shown > 0) width = std::min(width, shown);
+      const double k = std::min(1.0, static_cast<double>(width) / std::max(1, frame.image.cols));
       if (k < 1.0) {
-        cv::resize(frame.image, s->picture, {}, k, k, cv::INTER_AREA);
+        const cv::Size size(std::max(1, width),
+                            std::max(1, static_cast<int>(std::lround(frame.image.rows * k))));
+        cv::resize(frame.image, s->picture, size, 0, 0, cv::INTER_AREA);
       } else {
         s->picture = frame.image.clone();
       }

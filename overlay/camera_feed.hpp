@@ -29,13 +29,17 @@ struct CameraFeedOptions {
   std::string assets_dir;  ///< where synthetic:NAME scenes are found (ASSETS/scenes/NAME.yaml)
   bool realtime = true;    ///< synthetic scenes play at their own frame rate (else flat out)
   int max_picture_width_px = 1280;  ///< the picture handed to the window is scaled down to this
+  /// Synthetic scenes: render this many frames once, then play them in a loop like a recording
+  /// (capture then costs what a webcam's does: nothing); 0 = render every frame as it is due.
+  int prerender_frames = 0;
+  double stream_fps = 0;  ///< synthetic scenes: frames per second delivered (0 = the scene's)
 };
 
 /// What the window shows of the camera: the latest picture and what vision made of it.
 struct CameraSnapshot {
   std::int64_t frame = -1;  ///< frame index (-1: no frame yet)
   double time_s = 0;
-  cv::Mat picture;           ///< BGR, scaled down to at most max_picture_width_px
+  cv::Mat picture;  ///< BGR, scaled to the window's display width (at most max_picture_width_px)
   double picture_scale = 1;  ///< picture pixels per camera pixel
   calib::TablePlane plane;   ///< camera pixels ↔ table inches
   vision::TableState table;  ///< tracked bases (inches) and their states
@@ -64,6 +68,9 @@ class CameraFeed {
 
   /// The latest snapshot (never null).
   [[nodiscard]] std::shared_ptr<const CameraSnapshot> snapshot() const;
+  /// The width (pixels) the window shows the picture at: later pictures are scaled to it on
+  /// the vision thread (never above max_picture_width_px), so the window draws them 1:1.
+  void set_display_width(int px) { display_width_.store(px); }
   void stop();
 
  private:
@@ -74,6 +81,7 @@ class CameraFeed {
   mutable std::mutex mutex_;
   std::shared_ptr<const CameraSnapshot> latest_;
   std::atomic<bool> stop_{false};
+  std::atomic<int> display_width_{0};
   std::thread thread_;
 };
 

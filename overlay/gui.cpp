@@ -325,6 +325,7 @@ GuiResult run_gui(GuiOptions o) {
         // The newest vision snapshot, if any: positions go to the session (never waited for).
         const auto snap = camera->snapshot();
         if (snap->frame != camera_frame && snap->connected) {
+          if (camera_frame < 0) result.camera_live_from_frame = result.frames;
           camera_frame = snap->frame;
           result.vision = vision_positions(snap->table);
           session.set_vision(result.vision);
@@ -366,6 +367,12 @@ GuiResult run_gui(GuiOptions o) {
         ImGui::EndMainMenuBar();
       }
       const ImVec2 display = io.DisplaySize;
+      {
+        std::vector<Panel*> all;
+        for (auto& p : panels)
+          all.push_back(p.get());
+        decide_panel_backgrounds(all);
+      }
       for (auto& p : panels) {
         if (!o.bare) p->draw(ctx, 0, menu_h, display.x, display.y - menu_h);
       }
@@ -385,7 +392,10 @@ GuiResult run_gui(GuiOptions o) {
       int fb_h = 0;
       glfwGetFramebufferSize(glfw.window, &fb_w, &fb_h);
       glViewport(0, 0, fb_w, fb_h);
-      glClearColor(0.09f, 0.10f, 0.11f, 1.0f);
+      // The panels' own background colour: a panel overlapping no other leaves its background
+      // to this clear (see decide_panel_backgrounds).
+      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+      glClearColor(bg.x, bg.y, bg.z, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
       const ImDrawData* draw = ImGui::GetDrawData();
       result.last_vertices = draw->TotalVtxCount;

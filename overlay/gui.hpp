@@ -82,6 +82,7 @@ struct GuiResult {
   /// top-left, screen pixels per camera pixel).
   std::shared_ptr<const CameraSnapshot> camera;
   std::array<float, 3> camera_view{};
+  int camera_live_from_frame = -1;  ///< the window's frame that first showed a camera picture
 #endif
   /// The base positions the session took from vision last (figure, table inches).
   std::vector<TrackedBasePosition> vision;

@@ -811,6 +811,21 @@ void Session::roll_pool() {
 // ---- vision, time, overrides ----------------------------------------------------------------
 
 void Session::set_vision(std::vector<TrackedBasePosition> bases) {
+  // Every camera frame brings positions; only a real change (a base moved by more than a
+  // hundredth of an inch, came, went or crossed the trust line) is worth re-measuring the table
+  // and redrawing the reachable region for.
+  auto same = [](const std::vector<TrackedBasePosition>& a,
+                 const std::vector<TrackedBasePosition>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i].figure != b[i].figure || (a[i].confidence >= 0.5) != (b[i].confidence >= 0.5) ||
+          norm2(a[i].centre_in - b[i].centre_in) > 0.01 * 0.01) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (same(vision_, bases)) return;
   vision_ = std::move(bases);
   changed();
 }

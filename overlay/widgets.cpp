@@ -183,9 +183,13 @@ void dial(UiContext& ctx, const FigureState& figure, DialKind kind, int preview_
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const ImVec2 centre{p.x + width / 2, p.y + r + 8 * ctx.scale};
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddCircleFilled(centre, r, col({28, 30, 34}), 48);
-  dl->AddCircle(centre, r, col({150, 150, 150}), 48, 1.5f);
-  for (int i = 0; i < n; ++i) {
+  // Scrolled out of view: nothing to draw (the dots are a thousand vertices a dial).
+  const bool shown = ImGui::IsRectVisible({width, 2 * r + 16 * ctx.scale});
+  if (shown) {
+    dl->AddCircleFilled(centre, r, col({28, 30, 34}));
+    dl->AddCircle(centre, r, col({150, 150, 150}), 0, 1.5f);
+  }
+  for (int i = 0; i < n && shown; ++i) {
     const double angle = -std::numbers::pi / 2 + 2 * std::numbers::pi * i / std::max(n, 1);
     const ImVec2 at{centre.x + static_cast<float>(std::cos(angle)) * r,
                     centre.y + static_cast<float>(std::sin(angle)) * r};
@@ -195,17 +199,19 @@ void dial(UiContext& ctx, const FigureState& figure, DialKind kind, int preview_
     if (pos.shield) fill = die_face_colour(*pos.shield);
     if (pos.bullet_holes > 0) fill = {10, 10, 10};
     if (i == current) fill = colours::kSelected;
-    dl->AddCircleFilled(at, dot, col(fill), 16);
-    if (pos.bullet_holes > 0) dl->AddCircle(at, dot, col({220, 220, 220}), 16, 1.2f);
+    dl->AddCircleFilled(at, dot, col(fill));
+    if (pos.bullet_holes > 0) dl->AddCircle(at, dot, col({220, 220, 220}), 0, 1.2f);
     if (preview_clicks > 0 && i == after && after != current)
-      dl->AddCircle(at, dot + 3 * ctx.scale, col(colours::kLineBlocked), 16, 2.5f);
+      dl->AddCircle(at, dot + 3 * ctx.scale, col(colours::kLineBlocked), 0, 2.5f);
   }
   const std::string value = std::to_string(positions[static_cast<std::size_t>(current)].value);
   ImFont* font = ctx.big_font != nullptr ? ctx.big_font : ImGui::GetFont();
   const float size = font->FontSize;
   const ImVec2 ts = font->CalcTextSizeA(size, 1e9f, 0, value.c_str());
-  dl->AddText(font, size, {centre.x - ts.x / 2, centre.y - ts.y / 2}, col(colours::kText),
-              value.c_str());
+  if (shown) {
+    dl->AddText(font, size, {centre.x - ts.x / 2, centre.y - ts.y / 2}, col(colours::kText),
+                value.c_str());
+  }
   ImGui::Dummy({width, 2 * r + 16 * ctx.scale});
   const DialPosition& now = positions[static_cast<std::size_t>(current)];
   ImGui::Text("%s %d", std::string(dial_name(kind)).c_str(), now.value);
@@ -265,5 +271,40 @@ void die_chips(const std::vector<dice::Die>& dice, std::string_view none) {
 }
 
 }  // namespace ui
+
+void LabelPlacer::add(float x, float y, Rgba colour, std::string text, int priority, float fit_px,
+                      std::uint8_t box_alpha) {
+  labels_.push_back({x, y, colour, std::move(text), priority, fit_px, box_alpha});
+}
+
+void LabelPlacer::draw(ImDrawList* dl) {
+  std::stable_sort(labels_.begin(), labels_.end(),
+                   [](const Label& a, const Label& b) { return a.priority < b.priority; });
+  std::vector<std::array<float, 4>> taken;  // x0, y0, x1, y1
+  auto clear = [&](const std::array<float, 4>& r) {
+    return std::none_of(taken.begin(), taken.end(), [&](const std::array<float, 4>& t) {
+      return r[0] < t[2] && t[0] < r[2] && r[1] < t[3] && t[1] < r[3];
+    });
+  };
+  for (const Label& l : labels_) {
+    const ImVec2 size = ImGui::CalcTextSize(l.text.c_str());
+    if (l.fit_px > 0 && size.x > l.fit_px) continue;
+    const float step = size.y + 3;
+    std::array<float, 4> box{};
+    for (const int k : {0, 1, -1, 2, -2, 3, -3}) {
+      const float y = l.y + static_cast<float>(k) * step;
+      box = {l.x - size.x / 2 - 3, y - size.y / 2 - 1, l.x + size.x / 2 + 3, y + size.y / 2 + 1};
+      if (clear(box)) break;
+      if (k == -3) {  // nowhere clear: where it was asked
+        box = {l.x - size.x / 2 - 3, l.y - size.y / 2 - 1, l.x + size.x / 2 + 3,
+               l.y + size.y / 2 + 1};
+      }
+    }
+    taken.push_back(box);
+    dl->AddRectFilled({box[0], box[1]}, {box[2], box[3]}, Rgba{0, 0, 0, l.box_alpha}.packed(), 3);
+    dl->AddText({box[0] + 3, box[1] + 1}, l.colour.packed(), l.text.c_str());
+  }
+  labels_.clear();
+}
 
 }  // namespace duels::overlay

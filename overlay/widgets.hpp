@@ -3,6 +3,7 @@
 /// (how UI scripts find "Attack" on the screen), and the overlay's own widgets — die chips that
 /// always name their colour, dials drawn as dials. Only the .cpp files include imgui.h.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "overlay/table_model.hpp"
 
 struct ImFont;
+struct ImDrawList;
 
 namespace duels::overlay {
 
@@ -105,5 +107,30 @@ void dial(UiContext& ctx, const FigureState& figure, DialKind kind, int preview_
 Rgba team_text_colour(int team);
 
 }  // namespace ui
+
+/// Labels on dark boxes over the camera picture or the map, kept from covering each other.
+/// Labels are collected during a frame and drawn by draw(), most important first (lowest
+/// priority number): a label that would overlap one already placed moves a line down, then up,
+/// then two lines, … (up to three either way) and goes where it is first clear, or where it was
+/// asked if nowhere is. Drawn last, labels stay on top of the lines they describe.
+class LabelPlacer {
+ public:
+  /// Adds `text` centred on (x, y). With fit_px > 0 a wider text is left out.
+  void add(float x, float y, Rgba colour, std::string text, int priority = 1, float fit_px = 0,
+           std::uint8_t box_alpha = 165);
+  /// Places and draws every label added, then forgets them.
+  void draw(ImDrawList* dl);
+
+ private:
+  struct Label {
+    float x, y;
+    Rgba colour;
+    std::string text;
+    int priority;
+    float fit_px;
+    std::uint8_t box_alpha;
+  };
+  std::vector<Label> labels_;
+};
 
 }  // namespace duels::overlay

@@ -23,14 +23,6 @@ const FigureState& fig(const GameState& s, FigureId f) {
   return s.figures[static_cast<std::size_t>(f)];
 }
 
-void label(ImDrawList* dl, ImVec2 at, Rgba colour, const std::string& text) {
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  const ImVec2 p{at.x - size.x / 2, at.y - size.y / 2};
-  dl->AddRectFilled({p.x - 3, p.y - 1}, {p.x + size.x + 3, p.y + size.y + 1},
-                    Rgba{0, 0, 0, 170}.packed(), 3);
-  dl->AddText(p, colour.packed(), text.c_str());
-}
-
 }  // namespace
 
 CameraPanel::CameraPanel(CameraFeed* feed)
@@ -97,33 +89,49 @@ void CameraPanel::draw_content(UiContext& ctx) {
     glGenTextures(1, &t);
     texture_ = t;
   }
-  if (texture_frame_ != snap->frame) {
-    cv::Mat rgba(pic.rows, pic.cols, CV_8UC4);
-    for (int y = 0; y < pic.rows; ++y) {
-      const auto* src = pic.ptr<std::uint8_t>(y);
-      auto* dst = rgba.ptr<std::uint8_t>(y);
-      for (int x = 0; x < pic.cols; ++x) {
-        dst[4 * x + 0] = src[3 * x + 2];
-        dst[4 * x + 1] = src[3 * x + 1];
-        dst[4 * x + 2] = src[3 * x + 0];
-        dst[4 * x + 3] = 255;
-      }
-    }
-    glBindTexture(GL_TEXTURE_2D, texture_);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, pic.cols, pic.rows, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                 rgba.data);
-    texture_frame_ = snap->frame;
-  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.x < 40 || avail.y < 40) return;
-  const float k =
-      std::min(avail.x / static_cast<float>(pic.cols), avail.y / static_cast<float>(pic.rows));
+  // The camera's aspect decides the size on screen; the vision thread then scales the picture
+  // to exactly that width, so it is drawn 1:1 (nearest texel: the cheapest for a software
+  // renderer, and sharp).
+  const double cam_w = static_cast<double>(pic.cols) / snap->picture_scale;
+  const double cam_h = static_cast<double>(pic.rows) / snap->picture_scale;
+  const float fit = static_cast<float>(
+      std::min(static_cast<double>(avail.x) / cam_w, static_cast<double>(avail.y) / cam_h));
+  const float shown_w = std::floor(static_cast<float>(cam_w) * fit);
+  feed_->set_display_width(static_cast<int>(shown_w));
+  const bool one_to_one = std::abs(static_cast<float>(pic.cols) - shown_w) < 0.5f;
+  if (texture_frame_ != snap->frame) {
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(pic.step / pic.elemSize()));
+    if (pic.cols == texture_size_[0] && pic.rows == texture_size_[1]) {
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, pic.cols, pic.rows, GL_BGR, GL_UNSIGNED_BYTE,
+                      pic.data);
+    } else {
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, pic.cols, pic.rows, 0, GL_BGR, GL_UNSIGNED_BYTE,
+                   pic.data);
+      texture_size_ = {pic.cols, pic.rows};
+    }
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    texture_frame_ = snap->frame;
+  }
+  const GLint filter = one_to_one ? GL_NEAREST : GL_LINEAR;
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+  const float k = one_to_one ? 1.0f : shown_w / static_cast<float>(pic.cols);
   const ImVec2 size{static_cast<float>(pic.cols) * k, static_cast<float>(pic.rows) * k};
-  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const ImVec2 cursor = ImGui::GetCursorScreenPos();
+  const ImVec2 p{std::floor(cursor.x), std::floor(cursor.y)};  // whole pixels: texels 1:1
+  if (p.x != cursor.x || p.y != cursor.y) ImGui::SetCursorScreenPos(p);
+  // The picture is opaque: drawn without blending (a software renderer then skips reading
+  // what is under it), the backend's state restored right after.
+  ImDrawList* picture_dl = ImGui::GetWindowDrawList();
+  picture_dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); },
+                          nullptr);
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture_)), size);
+  picture_dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
   const bool hovered = ImGui::IsItemHovered();
   const bool clicked = ImGui::IsItemClicked(0);
   ui::record_last_item(ctx, "camera picture", WidgetKind::Field, true);
@@ -139,6 +147,11 @@ void CameraPanel::draw_content(UiContext& ctx) {
   };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(p, {p.x + size.x, p.y + size.y}, true);
+  // Labels are drawn last, kept from covering each other (the bases' names first).
+  LabelPlacer labels;
+  auto label = [&](ImVec2 at, Rgba colour, std::string text, int priority) {
+    labels.add(at.x, at.y, colour, std::move(text), priority);
+  };
   // A circle on the table plane, as the camera sees it (an ellipse, bent by the lens).
   auto ring = [&](Vec2 centre, double radius_in, Rgba colour, float thickness, double z = 0) {
     std::vector<ImVec2> pts;
@@ -191,9 +204,10 @@ void CameraPanel::draw_content(UiContext& ctx) {
         const Vec2 near = b->disc.centre - Vec2{0, r.radius_in};
         const Vec2 at = near.y >= 0 ? near : b->disc.centre + Vec2{0, r.radius_in};
         if (auto q = to_screen(at))
-          label(dl, *q, colours::kText,
+          label(*q, colours::kText,
                 fmt::format("{} {:.0f}\"", dice::colour_name(r.colour),
-                            r.radius_in - b->disc.radius_in));
+                            r.radius_in - b->disc.radius_in),
+                2);
       }
     }
   }
@@ -222,9 +236,10 @@ void CameraPanel::draw_content(UiContext& ctx) {
         std::string by;
         for (const auto& id : m.blocker_ids)
           by += (by.empty() ? "" : ", ") + id;
-        label(dl, {(a->x + b->x) / 2, (a->y + b->y) / 2 - 16 * ctx.scale}, c,
+        label({(a->x + b->x) / 2, (a->y + b->y) / 2 - 16 * ctx.scale}, c,
               m.lof.clear ? fmt::format("clear \u00b7 gap {:.2f}\"", m.measurement.gap_in)
-                          : fmt::format("BLOCKED by {}", by.empty() ? "?" : by));
+                          : fmt::format("BLOCKED by {}", by.empty() ? "?" : by),
+              1);
       }
     }
   }
@@ -244,10 +259,11 @@ void CameraPanel::draw_content(UiContext& ctx) {
       }
       if (b.source == PositionSource::Manual) state = " \u00b7 by hand";
       const float up = 2.2f * ImGui::GetTextLineHeight();
-      label(dl, {q->x, q->y - up}, ui::team_text_colour(b.team), b.name + state);
-      label(dl, {q->x, q->y - up + ImGui::GetTextLineHeight() + 4}, colours::kText,
+      label({q->x, q->y - up}, ui::team_text_colour(b.team), b.name + state, 0);
+      label({q->x, q->y - up + ImGui::GetTextLineHeight() + 4}, colours::kText,
             fmt::format("H{} W{} B{}", f.value(DialKind::Head), f.value(DialKind::Weapon),
-                        f.value(DialKind::Body)));
+                        f.value(DialKind::Body)),
+            0);
     }
     if (auto q = to_screen(b.disc.centre)) {
       const float r = 6 * ctx.scale;
@@ -255,6 +271,7 @@ void CameraPanel::draw_content(UiContext& ctx) {
                        q->x + r, q->y + r, true, WidgetKind::Field});
     }
   }
+  labels.draw(dl);
   dl->PopClipRect();
 }
 

@@ -241,15 +241,18 @@ void stage_declare(UiContext& ctx) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ui::text_wrapped("Every legal choice, exact odds against the best dodge (click one):");
     ImGui::PopStyleColor();
-    if (ImGui::BeginTable("advice", 4,
+    // The numbers first (always in view), the dice after them; a row too long for the panel
+    // shows in full as a tooltip.
+    if (ImGui::BeginTable("advice", 5,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
                           {0, std::min(8.0f, static_cast<float>(advice->attacks.size()) + 1.5f) *
                                   ImGui::GetTextLineHeightWithSpacing()})) {
       ImGui::TableSetupScrollFreeze(0, 1);
-      ImGui::TableSetupColumn("attack dice", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+      ImGui::TableSetupColumn("#");
       ImGui::TableSetupColumn("hit");
       ImGui::TableSetupColumn("clicks");
+      ImGui::TableSetupColumn("attack dice", ImGuiTableColumnFlags_WidthStretch, 1.3f);
       ImGui::TableSetupColumn("best dodge", ImGuiTableColumnFlags_WidthStretch, 1.0f);
       ImGui::TableHeadersRow();
       int row = 0;
@@ -261,17 +264,21 @@ void stage_declare(UiContext& ctx) {
         for (int i : opt.attack.dice)
           dice.push_back(af.dice[static_cast<std::size_t>(cand[static_cast<std::size_t>(i)])].die);
         const auto ids = ids_of(opt.attack.dice);
-        const std::string label = fmt::format("#{} {}##opt{}", row, dice::to_notation(dice), row);
+        const std::string label = fmt::format("#{}##opt{}", row, row);
         if (ImGui::Selectable(label.c_str(), ids == s.wizard.attack_pick,
                               ImGuiSelectableFlags_SpanAllColumns) &&
             can_attack) {
           s.wizard.attack_pick = ids;
         }
+        const bool row_hovered = ImGui::IsItemHovered();
         ui::record_last_item(ctx, fmt::format("#{}", row), WidgetKind::Button, can_attack);
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(percent(opt.attack.odds.p_hit()).c_str());
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", opt.attack.odds.expected_clicks());
+        ImGui::TableNextColumn();
+        const std::string attack_text = dice::to_notation(dice);
+        ImGui::TextUnformatted(attack_text.c_str());
         ImGui::TableNextColumn();
         std::vector<dice::Die> dodge;
         for (int i : opt.best_dodge.dice) {
@@ -286,7 +293,14 @@ void stage_declare(UiContext& ctx) {
             dodge.push_back(
                 tf.dice[static_cast<std::size_t>(eligible[static_cast<std::size_t>(i)])].die);
         }
-        ImGui::TextUnformatted(dodge.empty() ? "none" : dice::to_notation(dodge).c_str());
+        const std::string dodge_text = dodge.empty() ? "none" : dice::to_notation(dodge);
+        ImGui::TextUnformatted(dodge_text.c_str());
+        if (row_hovered) {
+          ImGui::SetTooltip(
+              "#%d  attack with %s\nhit %s \u00b7 %.2f expected clicks\nbest dodge: %s", row,
+              attack_text.c_str(), percent(opt.attack.odds.p_hit()).c_str(),
+              opt.attack.odds.expected_clicks(), dodge_text.c_str());
+        }
       }
       ImGui::EndTable();
     }

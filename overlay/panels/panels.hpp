@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "overlay/calibration_feed.hpp"
 #if DUELS_OVERLAY_CAMERA
@@ -44,6 +45,11 @@ class Panel {
   [[nodiscard]] const std::array<float, 4>& last_rect() const { return last_rect_; }
   /// Changes where the panel starts (before its first frame; a saved layout wins).
   void place(PanelPlacement placement) { placement_ = placement; }
+  /// Whether the window paints its own background. A panel that overlaps no other panel needs
+  /// none: the frame is cleared to the same colour, and a software renderer (Mesa llvmpipe
+  /// under Xvfb) spends most of a frame filling panel backgrounds.
+  void set_opaque(bool opaque) { opaque_ = opaque; }
+  [[nodiscard]] bool opaque() const { return opaque_; }
   bool visible = true;
 
  protected:
@@ -53,7 +59,13 @@ class Panel {
   std::string title_;
   PanelPlacement placement_;
   std::array<float, 4> last_rect_{};
+  bool opaque_ = true;
 };
+
+/// Decides each visible panel's background from where the panels were last drawn: a panel that
+/// overlaps another (or has not been drawn yet) paints its own, the others leave it to the
+/// clear colour.
+void decide_panel_backgrounds(const std::vector<Panel*>& panels);
 
 /// The rectified table from above, in inches: bases with names and dials, terrain, the selected
 /// figure's tape range rings, the measurement to the target (gap, colours, line of fire), the
@@ -196,6 +208,7 @@ class CameraPanel final : public Panel {
   CameraFeed* feed_;
   unsigned texture_ = 0;
   std::int64_t texture_frame_ = -1;
+  std::array<int, 2> texture_size_{0, 0};
   std::array<float, 3> last_view_{};
 };
 #endif

@@ -38,18 +38,6 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickne
   }
 }
 
-// A label on the map, on a dark box. Skipped when `fit_px` is given and the text is wider (the
-// same words are under the map anyway).
-void centred_text(ImDrawList* dl, ImVec2 at, ImU32 colour, const std::string& text,
-                  float fit_px = 0) {
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  if (fit_px > 0 && size.x > fit_px) return;
-  const ImVec2 p{at.x - size.x / 2, at.y - size.y / 2};
-  dl->AddRectFilled({p.x - 3, p.y - 1}, {p.x + size.x + 3, p.y + size.y + 1}, col({0, 0, 0, 150}),
-                    3);
-  dl->AddText(p, colour, text.c_str());
-}
-
 std::string colour_list(const std::vector<dice::Colour>& colours) {
   std::string s;
   for (auto c : colours)
@@ -141,6 +129,11 @@ void TableMapPanel::draw_content(UiContext& ctx) {
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(p, {p.x + avail.x, p.y + avail.y}, true);
+  // Labels are drawn last, kept from covering each other (names first).
+  LabelPlacer labels;
+  auto text = [&](ImVec2 at, Rgba colour, std::string words, int priority, float fit_px = 0) {
+    labels.add(at.x, at.y, colour, std::move(words), priority, fit_px);
+  };
   const double W = view.table.width_in;
   const double D = view.table.depth_in;
   dl->AddRectFilled(S({0, D}), S({W, 0}), col(colours::kTable));
@@ -224,12 +217,11 @@ void TableMapPanel::draw_content(UiContext& ctx) {
   };
   for (const auto& piece : view.unplaced) {
     draw_shape(piece.shape, col(colours::kTerrainUnplaced), col({150, 150, 140, 140}), 1);
-    centred_text(dl, S(shape_centre(piece.shape)), col(colours::kTextDim),
-                 piece.id + " (not placed)");
+    text(S(shape_centre(piece.shape)), colours::kTextDim, piece.id + " (not placed)", 3);
   }
   for (const auto& piece : view.terrain) {
     draw_shape(piece.shape, col(colours::kTerrain), col({190, 185, 175}), 1.5f);
-    centred_text(dl, S(shape_centre(piece.shape)), col(colours::kText), piece.id);
+    text(S(shape_centre(piece.shape)), colours::kText, piece.id, 2);
   }
 
   // The selected figure's tape: a ring per track at the farthest edge-to-edge reach.
@@ -244,9 +236,10 @@ void TableMapPanel::draw_content(UiContext& ctx) {
                       col(ring_colour.with_alpha(210)), 96, 2);
         const double angle = std::numbers::pi / 2 - 0.35 * k++;
         const Vec2 at = b->disc.centre + Vec2{std::cos(angle), std::sin(angle)} * ring.radius_in;
-        centred_text(dl, S(at), col(colours::kText),
-                     fmt::format("{} {:.0f}\"", dice::colour_name(ring.colour),
-                                 ring.radius_in - b->disc.radius_in));
+        text(S(at), colours::kText,
+             fmt::format("{} {:.0f}\"", dice::colour_name(ring.colour),
+                         ring.radius_in - b->disc.radius_in),
+             2);
       }
     }
   }
@@ -265,11 +258,10 @@ void TableMapPanel::draw_content(UiContext& ctx) {
       dl->AddLine(a, b, col(colours::kLineClear), 4 * ctx.scale);
       dl->AddCircleFilled(a, 4 * ctx.scale, col(colours::kLineClear));
       dl->AddCircleFilled(b, 4 * ctx.scale, col(colours::kLineClear));
-      centred_text(dl, {(a.x + b.x) / 2, (a.y + b.y) / 2 - 14 * ctx.scale},
-                   col(colours::kLineClear),
-                   fmt::format("clear \u00b7 gap {:.2f}\" \u00b7 usable: {}", m->measurement.gap_in,
-                               colour_list(m->usable)),
-                   std::hypot(b.x - a.x, b.y - a.y));
+      text({(a.x + b.x) / 2, (a.y + b.y) / 2 - 14 * ctx.scale}, colours::kLineClear,
+           fmt::format("clear \u00b7 gap {:.2f}\" \u00b7 usable: {}", m->measurement.gap_in,
+                       colour_list(m->usable)),
+           1, std::hypot(b.x - a.x, b.y - a.y));
     } else {
       const ImVec2 a = S(m->centre_line.a);
       const ImVec2 b = S(m->centre_line.b);
@@ -287,10 +279,10 @@ void TableMapPanel::draw_content(UiContext& ctx) {
                           col(colours::kLineBlocked), 48, 4);
         }
       }
-      centred_text(
-          dl, {(a.x + b.x) / 2, (a.y + b.y) / 2 - 14 * ctx.scale}, col(colours::kLineBlocked),
+      text(
+          {(a.x + b.x) / 2, (a.y + b.y) / 2 - 14 * ctx.scale}, colours::kLineBlocked,
           fmt::format("BLOCKED by {} \u00b7 gap {:.2f}\"", by.empty() ? "?" : by, m->centre_gap_in),
-          std::hypot(b.x - a.x, b.y - a.y));
+          1, std::hypot(b.x - a.x, b.y - a.y));
     }
   }
 
@@ -314,12 +306,13 @@ void TableMapPanel::draw_content(UiContext& ctx) {
     std::string name = b.name;
     if (b.source == PositionSource::Manual) name += " (by hand)";
     if (b.source == PositionSource::Vision) name += " (camera)";
-    centred_text(dl, {c.x, c.y - r - 10 * ctx.scale}, col(colours::kText), name);
-    centred_text(dl, {c.x, c.y + r + 10 * ctx.scale}, col(colours::kTextDim),
-                 fmt::format("H{} W{} B{}{}", f.value(DialKind::Head), f.value(DialKind::Weapon),
-                             f.value(DialKind::Body),
-                             f.bullet_holes() > 0 ? fmt::format(" {}\u25cf", f.bullet_holes())
-                                                  : std::string()));
+    text({c.x, c.y - r - 10 * ctx.scale}, colours::kText, name, 0);
+    text({c.x, c.y + r + 10 * ctx.scale}, colours::kTextDim,
+         fmt::format(
+             "H{} W{} B{}{}", f.value(DialKind::Head), f.value(DialKind::Weapon),
+             f.value(DialKind::Body),
+             f.bullet_holes() > 0 ? fmt::format(" {}\u25cf", f.bullet_holes()) : std::string()),
+         1);
     ctx.widgets.add(
         {b.name, "base:" + b.name, c.x - r, c.y - r, c.x + r, c.y + r, true, WidgetKind::Base});
   }
@@ -335,8 +328,8 @@ void TableMapPanel::draw_content(UiContext& ctx) {
       const bool fits = path.length_in <= s.move_allowance_in() + 1e-9;
       const Rgba pc = fits ? colours::kReach : colours::kLineBlocked;
       dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col(pc), 0, 2.5f * ctx.scale);
-      centred_text(dl, {mouse.x, mouse.y - 16 * ctx.scale}, col(pc),
-                   fmt::format("{:.2f}\"{}", path.length_in, fits ? "" : " (too far)"));
+      text({mouse.x, mouse.y - 16 * ctx.scale}, pc,
+           fmt::format("{:.2f}\"{}", path.length_in, fits ? "" : " (too far)"), -1);
     }
   }
   if (placing && hovered) {
@@ -346,10 +339,12 @@ void TableMapPanel::draw_content(UiContext& ctx) {
   if (dragging_ && drag_figure_ >= 0) {
     const float r = static_cast<float>(fig(st, drag_figure_).def.base_diameter_in / 2) * ppi;
     dl->AddCircle(mouse, r, col(colours::kSelected), 40, 2);
-    centred_text(dl, {mouse.x, mouse.y - r - 10 * ctx.scale}, col(colours::kSelected),
-                 fmt::format("{} by hand ({:.1f}, {:.1f})", fig(st, drag_figure_).def.name,
-                             mouse_in.x, mouse_in.y));
+    text({mouse.x, mouse.y - r - 10 * ctx.scale}, colours::kSelected,
+         fmt::format("{} by hand ({:.1f}, {:.1f})", fig(st, drag_figure_).def.name, mouse_in.x,
+                     mouse_in.y),
+         -1);
   }
+  labels.draw(dl);
   dl->PopClipRect();
 
   // Mouse: press, drag (manual override), click.
