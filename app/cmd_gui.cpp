@@ -96,7 +96,7 @@ void add_gui(CLI::App& root) {
     std::string match;
     std::vector<std::string> teams, figures, ai;
     std::string journal, scene, screenshot, ui_script, size = "1600x1000";
-    std::string cards, cards_journal, calibrate, source, calib, bases;
+    std::string cards, cards_journal, calibrate, calibrate_out, source, calib, bases;
     std::optional<std::uint64_t> seed;
     int frames = 0;
     float scale = 0;
@@ -137,6 +137,9 @@ void add_gui(CLI::App& root) {
       "--calibrate", o->calibrate,
       "open the calibration wizard on a camera (cam:N), a video file, or synthetic[:SEED] "
       "(a simulated 9x6 chessboard, 25 mm squares)");
+  c->add_option("--calibrate-out", o->calibrate_out,
+                "where the wizard's \"Save calibration\" writes (default: camera.yml in the "
+                "data folder)");
   c->add_option("--frames", o->frames, "close after N frames (tests, bug reports)")
       ->check(CLI::Range(1, 100000000));
   c->add_option("--screenshot", o->screenshot, "write the last frame as PNG");
@@ -211,6 +214,7 @@ void add_gui(CLI::App& root) {
         throw DataException({src, 0, "", "a video file, cam:N or synthetic[:SEED]"});
       overlay::CalibrationFeedOptions feed;
       feed.source = src;
+      feed.out_file = o->calibrate_out;
       g.calibration = feed;
     }
     if (!o->source.empty()) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <ctime>
 #include <opencv2/imgproc.hpp>
 #include <optional>
 
@@ -186,6 +187,101 @@ void CalibrationFeed::run() {
   s->running = false;
   if (frame == 0) s->error = "no frame could be read from " + feed->name();
   publish(std::move(s));
+}
+
+calib::Pose synthetic_table_pose(const calib::TableGeometry& table) {
+  // Behind the near edge, high, looking at the middle of the table.
+  const cv::Vec3d target(table.width_in / 2, table.depth_in * 0.5, 0);
+  const cv::Vec3d eye(table.width_in / 2, -0.2 * table.depth_in, 1.0 * table.depth_in);
+  return calib::look_at(eye, target, cv::Vec3d(0, 0, 1));
+}
+
+TableRegistrationOutcome register_table_from_source(const std::string& source,
+                                                    const calib::CalibrationResult& lens,
+                                                    const TableSetupOptions& setup) {
+  TableRegistrationOutcome out;
+  const calib::MarkerLayout layout =
+      calib::corner_marker_layout(setup.table, setup.marker_in, setup.inset_in);
+  std::optional<calib::MarkerDetections> found;
+  std::size_t best = 0;
+  try {
+    auto consider = [&](const cv::Mat& frame) {
+      auto d = calib::detect_markers(frame, layout.dictionary);
+      if (!d) throw std::runtime_error(d.error());
+      const auto points = calib::marker_correspondences(*d, layout);
+      if (points.table_in.size() > best) {
+        best = points.table_in.size();
+        found = std::move(*d);
+      }
+      return best >= 16;  // all four markers, four corners each
+    };
+    if (source == "synthetic" || source.rfind("synthetic:", 0) == 0) {
+      const calib::SyntheticCamera camera(small_webcam(), 2);
+      calib::FinishOptions finish;
+      finish.seed = 77;
+      cv::Mat frame = camera.render(calib::table_texture(setup.table, layout),
+                                    synthetic_table_pose(setup.table), finish);
+      consider(frame);
+    } else {
+      calib::FrameSource src = source.rfind("cam:", 0) == 0
+                                   ? calib::FrameSource::camera(std::stoi(source.substr(4)))
+                                   : calib::FrameSource::video(source);
+      cv::Mat frame;
+      for (int k = 0; k < setup.frames_to_try && src.read(frame); ++k) {
+        if (consider(frame)) break;
+      }
+    }
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    return out;
+  }
+  if (!found || best < 4) {
+    out.error = fmt::format(
+        "the table's corner markers (ids 0-3, DICT_4X4_50) are not in view: print them with "
+        "`duels print markers --ids 0-3 --size {:g}in` and tape one {:g}\" in from each corner",
+        setup.marker_in, setup.inset_in);
+    return out;
+  }
+  const auto points = calib::marker_correspondences(*found, layout);
+  auto reg = calib::register_table(lens.intrinsics, points, setup.table);
+  if (!reg) {
+    out.error = reg.error();
+    return out;
+  }
+  calib::AccuracyOptions acc;
+  acc.samples = 100;
+  out.accuracy = calib::estimate_accuracy(reg->plane, lens.covariance, reg->points,
+                                          calib::registration_noise_px(*reg), acc);
+  out.registration = std::move(*reg);
+  if (best < 16) {
+    out.error =
+        fmt::format("registered from {} of the 16 marker corners: a marker is hidden", best);
+  }
+  return out;
+}
+
+calib::CameraFile wizard_camera_file(const calib::CalibrationResult& lens,
+                                     const calib::PatternSpec& pattern,
+                                     const TableRegistrationOutcome* table) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &local);
+  calib::CameraFile file = calib::camera_file_from(lens, pattern, date);
+  if (table != nullptr && table->registration) {
+    const calib::Registration& r = *table->registration;
+    calib::TableRecord rec;
+    rec.table = r.plane.table();
+    rec.table_to_camera = r.plane.pose();
+    rec.method = r.points.method;
+    rec.date = date;
+    rec.rms_px = r.rms_px;
+    rec.points = r.points;
+    rec.accuracy = table->accuracy;
+    file.table = rec;
+  }
+  return file;
 }
 
 }  // namespace duels::overlay

@@ -13,10 +13,22 @@
 #include <thread>
 #include <vector>
 
+#include "calib/camera_file.hpp"
 #include "calib/live.hpp"
 #include "calib/pattern.hpp"
+#include "calib/table.hpp"
 
 namespace duels::overlay {
+
+/// The table the wizard registers once the lens is calibrated: its size and its four corner
+/// markers (duels print markers --ids 0-3), ids 0–3 of DICT_4X4_50 near-left, near-right,
+/// far-right, far-left, `inset_in` from both edges.
+struct TableSetupOptions {
+  calib::TableGeometry table;  ///< 60" × 60" by default
+  double marker_in = 5.0;
+  double inset_in = 2.0;
+  int frames_to_try = 30;  ///< camera/video: frames read until all four markers are seen
+};
 
 /// Where the wizard's frames come from and how fast.
 struct CalibrationFeedOptions {
@@ -28,6 +40,8 @@ struct CalibrationFeedOptions {
   int hold_frames = 12;        ///< synthetic: frames each pose is held (the board "still")
   int max_frames = 2400;       ///< stop after this many frames
   calib::LiveOptions live;
+  std::string out_file;     ///< where "Save calibration" writes (default: the data folder)
+  TableSetupOptions table;  ///< the table "Register the table" looks for
 };
 
 /// What the wizard shows: the latest frame with its detected corners and the live state.
@@ -67,5 +81,28 @@ class CalibrationFeed {
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
+
+/// A table registration from one frame of the wizard's source, with its expected error.
+struct TableRegistrationOutcome {
+  std::optional<calib::Registration> registration;
+  std::optional<calib::AccuracyReport> accuracy;  ///< Monte Carlo over the table, inches
+  std::string error;                              ///< why there is none, in words
+};
+
+/// Finds the corner markers in a frame of `source` (for "synthetic": the simulated webcam
+/// looking at a table with its markers from synthetic_table_pose()), solves the camera's pose
+/// with the calibrated lens and estimates the measuring error from the lens' uncertainty.
+/// Takes a second or so; run it off the UI thread.
+TableRegistrationOutcome register_table_from_source(const std::string& source,
+                                                    const calib::CalibrationResult& lens,
+                                                    const TableSetupOptions& setup);
+
+/// Where the synthetic wizard's webcam stands over the table (table → camera), for tests.
+calib::Pose synthetic_table_pose(const calib::TableGeometry& table);
+
+/// The calibration file the wizard saves: the lens, and the table when it was registered.
+calib::CameraFile wizard_camera_file(const calib::CalibrationResult& lens,
+                                     const calib::PatternSpec& pattern,
+                                     const TableRegistrationOutcome* table);
 
 }  // namespace duels::overlay

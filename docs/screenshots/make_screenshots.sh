@@ -141,11 +141,16 @@ gui --match "$work/m.jsonl" --scene "$scene" --cards encounters \
   --cards-journal "$work/encounters.jsonl" --ui-script "$work/cards.ui" \
   --screenshot "$here/cards.png"
 
-# The calibration wizard on the synthetic board, until it has calibrated.
+# The calibration wizard on the synthetic board until it has calibrated, then the table
+# registered from its corner markers and the file saved.
 script calib.ui <<'EOF2'
 wait-for "Calibration done"
+click "Register the table"
+wait-for "table registered"
+click "Save calibration"
+wait-for "calibration saved"
 wait 2
 EOF2
 gui --match "$work/m.jsonl" --scene "$scene" --calibrate synthetic:3 --ui-script "$work/calib.ui" \
-  --screenshot "$here/calibration.png"
+  --calibrate-out "$work/camera.yml" --screenshot "$here/calibration.png"
 ls -l "$here"/*.png

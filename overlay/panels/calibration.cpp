@@ -4,8 +4,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <filesystem>
 
+#include "calib/camera_file.hpp"
+#include "match/duels_match.hpp"
 #include "overlay/panels/panels.hpp"
 
 namespace duels::overlay {
@@ -86,7 +90,8 @@ void CalibrationPanel::draw_content(UiContext& ctx) {
 
   // The picture with the corners found and the coverage map over it.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float text_h = 5 * ImGui::GetTextLineHeightWithSpacing();
+  // Room under the picture for the tilts and numbers, and once calibrated the table and save.
+  const float text_h = (st.calibration ? 12.5f : 5.0f) * ImGui::GetTextLineHeightWithSpacing();
   if (!snap->image.empty() && avail.x > 40 && avail.y > text_h + 40) {
     const cv::Mat& img = snap->image;
     if (texture_ == 0) {
@@ -165,6 +170,81 @@ void CalibrationPanel::draw_content(UiContext& ctx) {
                         st.std_relative[3], options_.live.std_limit);
   } else {
     ImGui::TextDisabled("RMS and intrinsics after %d views", options_.live.min_views);
+  }
+  draw_table_and_save(ctx, *snap);
+}
+
+void CalibrationPanel::draw_table_and_save(UiContext& ctx, const CalibrationSnapshot& snap) {
+  const calib::LiveStatus& st = snap.status;
+  if (!st.calibration) return;
+  ImGui::Separator();
+  // 2. The table: its corner markers in a frame of the same source, the pose, the error in
+  // inches over the table.
+  const bool busy = registering_.valid();
+  if (busy && registering_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    table_ = registering_.get();
+  }
+  const TableSetupOptions& t = options_.table;
+  if (ui::button(ctx, "Register the table", !snap.running && !registering_.valid())) {
+    table_.reset();
+    registering_ =
+        std::async(std::launch::async, [source = options_.source, lens = *st.calibration, t] {
+          return register_table_from_source(source, lens, t);
+        });
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%gx%g\" table, markers 0-3 (%g\", %g\" from the edges)", t.table.width_in,
+                      t.table.depth_in, t.marker_in, t.inset_in);
+  if (registering_.valid()) {
+    ImGui::TextUnformatted("registering: looking for the four corner markers\u2026");
+  } else if (table_) {
+    if (table_->registration) {
+      const calib::TablePlane& plane = table_->registration->plane;
+      const cv::Point3d eye = plane.camera_position_in();
+      ui::text_coloured(
+          colours::kGood,
+          fmt::format("table registered \u00b7 {} \u00b7 RMS {:.3f} px",
+                      table_->registration->points.method, table_->registration->rms_px));
+      ui::record_last_item(ctx, "table registered", WidgetKind::Field, true);
+      ImGui::Text("camera %.1f\" above the table, over (%.1f, %.1f), tilted %.0f\u00b0", eye.z,
+                  eye.x, eye.y, plane.camera_tilt_deg());
+      if (table_->accuracy) {
+        const calib::AccuracyReport& a = *table_->accuracy;
+        ImGui::Text(
+            "expected measuring error: RMS %.3f\" \u00b7 95%% under %.3f\" \u00b7 near "
+            "edge %.3f\", far edge %.3f\"",
+            a.rms_in, a.p95_in, a.near_rms_in, a.far_rms_in);
+      }
+    }
+    if (!table_->error.empty()) ui::text_coloured_wrapped(colours::kWarning, table_->error);
+  } else {
+    ImGui::TextDisabled("Then put the corner markers down and register the table (optional).");
+  }
+  // 3. Save: the lens, and the table when registered, in one OpenCV-compatible file.
+  if (save_path_.empty()) {
+    save_path_ = !options_.out_file.empty()
+                     ? options_.out_file
+                     : (std::filesystem::path(match::data_dir()) / "camera.yml").string();
+  }
+  if (ui::button(ctx, "Save calibration", !snap.running)) {
+    try {
+      const calib::CameraFile file = wizard_camera_file(
+          *st.calibration, options_.pattern, table_ && table_->registration ? &*table_ : nullptr);
+      const std::filesystem::path dir = std::filesystem::path(save_path_).parent_path();
+      if (!dir.empty()) std::filesystem::create_directories(dir);
+      calib::write_camera_file(save_path_, file);
+      saved_ =
+          fmt::format("saved {}{}", save_path_, file.table ? " (lens and table)" : " (lens only)");
+    } catch (const std::exception& e) {
+      saved_ = std::string("not saved: ") + e.what();
+    }
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", save_path_.c_str());
+  if (!saved_.empty()) {
+    const bool ok = saved_.rfind("saved", 0) == 0;
+    ui::text_coloured_wrapped(ok ? colours::kGood : colours::kWarning, saved_);
+    if (ok) ui::record_last_item(ctx, "calibration saved", WidgetKind::Field, true);
   }
 }
 

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include <opencv2/imgproc.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -31,11 +33,81 @@ CameraPanel::CameraPanel(CameraFeed* feed)
 }
 
 void CameraPanel::release_graphics() {
-  if (texture_ != 0) {
-    const GLuint t = texture_;
-    glDeleteTextures(1, &t);
-    texture_ = 0;
+  for (unsigned* t : {&texture_, &reach_texture_}) {
+    if (*t != 0) {
+      const GLuint id = *t;
+      glDeleteTextures(1, &id);
+      *t = 0;
+    }
   }
+}
+
+void CameraPanel::draw_reach(UiContext& ctx, const CameraSnapshot& snap, float x, float y, float w,
+                             float h, double screen_per_px) {
+  Session& s = ctx.session;
+  if (!s.move.active) return;
+  const ReachResult* r = s.reach();
+  if (r == nullptr || r->cols <= 0 || r->rows <= 0) return;
+  const calib::TablePlane& plane = snap.plane;
+  // Where the table's corners land tells whether the camera (or the picture's size) changed.
+  const auto c0 = plane.table_to_image({0, 0, 0});
+  const auto c1 = plane.table_to_image({plane.table().width_in, plane.table().depth_in, 0});
+  if (!c0 || !c1) return;
+  const std::array<double, 5> map_key{std::floor(w), screen_per_px, c0->x + c0->y, c1->x, c1->y};
+  const int cols = std::max(1, static_cast<int>(w) / 2);
+  const int rows = std::max(1, static_cast<int>(h) / 2);
+  if (map_key != table_map_key_ || table_x_.cols != cols || table_x_.rows != rows) {
+    table_x_.create(rows, cols, CV_32F);
+    table_y_.create(rows, cols, CV_32F);
+    const double step = static_cast<double>(w) / cols;
+    for (int v = 0; v < rows; ++v) {
+      for (int u = 0; u < cols; ++u) {
+        const cv::Point2d cam_px{(u + 0.5) * step / screen_per_px,
+                                 (v + 0.5) * step / screen_per_px};
+        const auto t = plane.image_to_table(cam_px, 0.0);
+        table_x_.at<float>(v, u) = t ? static_cast<float>(t->x) : -1e6f;
+        table_y_.at<float>(v, u) = t ? static_cast<float>(t->y) : -1e6f;
+      }
+    }
+    table_map_key_ = map_key;
+    reach_key_ = {};
+  }
+  const std::array<double, 7> key{static_cast<double>(s.version()),
+                                  static_cast<double>(s.move_allowance_in()),
+                                  r->move_in,
+                                  static_cast<double>(r->first_col),
+                                  static_cast<double>(r->first_row),
+                                  map_key[0],
+                                  map_key[2]};
+  if (reach_texture_ == 0) {
+    GLuint t = 0;
+    glGenTextures(1, &t);
+    reach_texture_ = t;
+    reach_key_ = {};
+  }
+  if (key != reach_key_) {
+    // Mask cell of every sample: (x / cell − first column, y / cell − first row).
+    const cv::Mat mask(r->rows, r->cols, CV_8U, const_cast<std::uint8_t*>(r->mask.data()));
+    cv::Mat mx = table_x_ * (1.0 / r->cell_in) - r->first_col;
+    cv::Mat my = table_y_ * (1.0 / r->cell_in) - r->first_row;
+    cv::Mat inside;
+    cv::remap(mask, inside, mx, my, cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::Mat rgba(inside.size(), CV_8UC4, cv::Scalar(0, 0, 0, 0));
+    rgba.setTo(cv::Scalar(colours::kReach.r, colours::kReach.g, colours::kReach.b, 95), inside);
+    glBindTexture(GL_TEXTURE_2D, reach_texture_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, rgba.cols, rgba.rows, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 rgba.data);
+    reach_key_ = key;
+  }
+  const float step = w / static_cast<float>(cols);
+  const float x1 = x + std::min(w, step * static_cast<float>(cols));
+  const float y1 = y + std::min(h, step * static_cast<float>(rows));
+  ImGui::GetWindowDrawList()->AddImage(
+      reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(reach_texture_)), {x, y}, {x1, y1});
+  ctx.widgets.add({"camera reach", "camera reach", x, y, x1, y1, true, WidgetKind::Field});
 }
 
 void CameraPanel::draw_content(UiContext& ctx) {
@@ -66,12 +138,14 @@ void CameraPanel::draw_content(UiContext& ctx) {
   const bool lost = !snap->connected && (snap->frame >= 0 || !snap->problem.empty());
   if (lost || snap->ended) {
     const std::string text =
-        snap->ended
-            ? std::string("The video has ended: the match goes on by hand on the map.")
-            : fmt::format(
-                  "CAMERA LOST \u2014 reconnecting ({} so far){} \u00b7 the match "
-                  "goes on by hand: drag the bases on the Table map.",
-                  snap->reconnects, snap->problem.empty() ? "" : " \u00b7 " + snap->problem);
+        snap->ended ? std::string("The video has ended: the match goes on by hand on the map.")
+                    : fmt::format(
+                          "CAMERA LOST \u2014 reconnecting{}{} \u00b7 the match goes on by hand: "
+                          "drag the bases on the Table map.",
+                          snap->reconnects > 0
+                              ? fmt::format(" (it came back {} times before)", snap->reconnects)
+                              : std::string(),
+                          snap->problem.empty() ? "" : " \u00b7 " + snap->problem);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, colours::kWarning.packed());
     ImGui::BeginChild("banner", {0, 2.2f * ImGui::GetTextLineHeightWithSpacing()}, false);
     ui::text_coloured_wrapped({255, 255, 255}, text);
@@ -147,6 +221,8 @@ void CameraPanel::draw_content(UiContext& ctx) {
   };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(p, {p.x + size.x, p.y + size.y}, true);
+  // The reachable region while moving, shaded on the table as the camera sees it.
+  draw_reach(ctx, *snap, p.x, p.y, size.x, size.y, screen_per_px);
   // Labels are drawn last, kept from covering each other (the bases' names first).
   LabelPlacer labels;
   auto label = [&](ImVec2 at, Rgba colour, std::string text, int priority) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -183,10 +184,17 @@ class CalibrationPanel final : public Panel {
   void draw_content(UiContext& ctx) override;
 
  private:
+  /// Registering the table and saving the file, once the lens is calibrated.
+  void draw_table_and_save(UiContext& ctx, const CalibrationSnapshot& snap);
+
   CalibrationFeedOptions options_;
   std::unique_ptr<CalibrationFeed> feed_;
   unsigned texture_ = 0;
   std::int64_t texture_frame_ = -1;
+  std::future<TableRegistrationOutcome> registering_;
+  std::optional<TableRegistrationOutcome> table_;
+  std::string save_path_;
+  std::string saved_;  ///< what the last save did, in words
 };
 
 #if DUELS_OVERLAY_CAMERA
@@ -205,11 +213,22 @@ class CameraPanel final : public Panel {
   void draw_content(UiContext& ctx) override;
 
  private:
+  /// Shades the reachable region on the picture (the table plane as the camera sees it).
+  void draw_reach(UiContext& ctx, const CameraSnapshot& snap, float x, float y, float w, float h,
+                  double screen_per_px);
+
   CameraFeed* feed_;
   unsigned texture_ = 0;
   std::int64_t texture_frame_ = -1;
   std::array<int, 2> texture_size_{0, 0};
   std::array<float, 3> last_view_{};
+  // Table inches under every second screen pixel of the picture (x, y; NaN off the table
+  // plane), kept while the picture's size and the camera's pose stay the same.
+  cv::Mat table_x_;
+  cv::Mat table_y_;
+  std::array<double, 5> table_map_key_{};
+  unsigned reach_texture_ = 0;
+  std::array<double, 7> reach_key_{};
 };
 #endif
 

@@ -10,9 +10,14 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "calib/camera_file.hpp"
+#include "calib/synthetic.hpp"
 #include "fixtures.hpp"
 #include "match/journal.hpp"
 #include "overlay/gui.hpp"
+#if DUELS_OVERLAY_CAMERA
+#include "vision/scene.hpp"
+#endif
 #include "overlay/palette.hpp"
 #include "overlay/position_log.hpp"
 
@@ -492,6 +497,58 @@ TEST(Gui, TheCalibrationWizardFollowsTheSyntheticBoardLive) {
   (void)light;
 }
 
+// After the lens: the table's corner markers are found in a frame of the same (simulated)
+// webcam, the pose solved with the calibrated lens, the error in inches shown, and one file
+// saved with both, which `duels track --calib` reads back.
+TEST(Gui, TheCalibrationWizardRegistersTheTableAndSavesTheFile) {
+  GuiDir dir;
+  CalibrationFeedOptions feed;
+  feed.source = "synthetic:3";
+  feed.fps = 0;
+  feed.out_file = dir.file("saved/camera.yml");
+  const ScriptRun run = run_script(dir, first_turn_journal(dir),
+                                   "wait-for \"Calibration done\"\nclick \"Register the table\"\n"
+                                   "wait-for \"table registered\"\nclick \"Save calibration\"\n"
+                                   "wait-for \"calibration saved\"\nwait 2\n",
+                                   {}, 60, {}, feed);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  const calib::CameraFile file = calib::read_camera_file(dir.file("saved/camera.yml"));
+  EXPECT_NEAR(file.intrinsics.fx(), 1000.0 / 3, 1000.0 / 3 * 0.01);
+  ASSERT_TRUE(file.table);
+  EXPECT_EQ(file.table->points.table_in.size(), 16U);
+  ASSERT_TRUE(file.table->accuracy);
+  // The registered table maps pixels to where the simulated camera really looks: the true
+  // pixel of table points across the table comes back within a tenth of an inch.
+  const calib::TablePlane saved(file.intrinsics, file.table->table_to_camera, file.table->table);
+  calib::Intrinsics truth_lens = calib::example_webcam_1080p();
+  const double k = 640.0 / truth_lens.image_size.width;
+  for (int c = 0; c < 3; ++c) {
+    truth_lens.camera_matrix(0, c) *= k;
+    truth_lens.camera_matrix(1, c) *= k;
+  }
+  truth_lens.image_size = {640, 360};
+  const calib::TablePlane truth(truth_lens, synthetic_table_pose(file.table->table),
+                                file.table->table);
+  double worst = 0;
+  for (double x = 6; x <= 54; x += 12) {
+    for (double y = 6; y <= 54; y += 12) {
+      const auto px = truth.table_to_image({x, y, 0});
+      ASSERT_TRUE(px);
+      const auto back = saved.image_to_table(*px);
+      ASSERT_TRUE(back);
+      worst = std::max(worst, cv::norm(*back - cv::Point2d(x, y)));
+    }
+  }
+  std::printf(
+      "wizard table registration: worst error %.3f in over 25 points, predicted RMS "
+      "%.3f in\n",
+      worst, file.table->accuracy->rms_in);
+  EXPECT_LT(worst, 0.1);
+  const auto window = run.result.windows.at("Calibration");
+  EXPECT_GT(count_colour(run.shot, window, colours::kGood, 30), 40);
+}
+
 #if DUELS_OVERLAY_CAMERA
 // The synthetic demo scene (assets/scenes/demo.yaml): Razor's base at (18, 12) and Gridlock's
 // at (40, 30) for the first two seconds. The match has them elsewhere; the camera wins.
@@ -562,6 +619,128 @@ TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
             5);
   // Far from the bases the picture is the camera's (no overlay colours).
   EXPECT_EQ(count_colour(shot, box({50, 50}, 0.5f * ppi), team_colour(0), 40), 0);
+}
+
+// Starting a move shades the reachable region on the camera picture, on the table plane in
+// perspective: the table just in front of Razor turns toward sky blue; far away nothing changes.
+TEST(Gui, TheCameraPictureShadesTheReachableRegionDuringAMove) {
+  GuiDir dir;
+  if (!display_advertised()) SKIP_OR_FAIL("no display");
+  MatchSetup setup;
+  setup.options.enforce_placement_distance = false;
+  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
+  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
+  const std::string journal = first_turn_journal(dir, setup, "", false);
+  {
+    auto m = match::DuelsMatch::resume(journal);
+    ASSERT_TRUE(m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}));
+    ASSERT_TRUE(m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}));
+  }
+  std::ofstream(dir.file("reach.ui"))
+      << "wait-for \"bases seen 2\"\nclick-base Razor\nwait 2\nscreenshot "
+      << dir.file("before.png") << "\nkey m\nwait-for \"camera reach\"\nwait 2\nscreenshot "
+      << dir.file("after.png") << "\n";
+  GuiOptions g;
+  g.match_path = journal;
+  g.ui_script = dir.file("reach.ui");
+  g.script_timeout_s = 50;
+  g.scale = 1;
+  g.reset_layout = true;
+  CameraFeedOptions cam;
+  cam.source = "synthetic:demo";
+  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
+  cam.realtime = true;  // 10 frames/s: Razor stands at (18, 12) for the first 2 s
+  g.camera = cam;
+  GuiResult r;
+  try {
+    r = run_gui(std::move(g));
+  } catch (const GuiUnavailable&) {
+    SKIP_OR_FAIL("no window");
+  }
+  ASSERT_TRUE(r.script_error.empty()) << r.script_error;
+  ASSERT_TRUE(r.camera);
+  const cv::Mat before = cv::imread(dir.file("before.png"), cv::IMREAD_COLOR);
+  const cv::Mat after = cv::imread(dir.file("after.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(before.empty());
+  ASSERT_FALSE(after.empty());
+  // The mean colour of a small box around a table point, in both shots.
+  auto mean_at = [&](const cv::Mat& shot, Vec2 t) {
+    const auto px = r.camera->plane.table_to_image({t.x, t.y, 0});
+    const cv::Rect box(static_cast<int>(r.camera_view[0] + px->x * r.camera_view[2]) - 4,
+                       static_cast<int>(r.camera_view[1] + px->y * r.camera_view[2]) - 4, 8, 8);
+    return cv::mean(shot(box));  // B, G, R
+  };
+  const cv::Scalar reach(colours::kReach.b, colours::kReach.g, colours::kReach.r);
+  // Toward sky blue: the change along (reach − before) is a good part of the 95/255 blend.
+  auto shift_toward_reach = [&](Vec2 t) {
+    const cv::Scalar b = mean_at(before, t);
+    const cv::Scalar a = mean_at(after, t);
+    const cv::Scalar want = reach - b;
+    const double len = std::sqrt(want.dot(want));
+    return (a - b).dot(want) / (len * len);  // 0 = unchanged, 1 = all the way
+  };
+  // 2.5" in front of Razor's centre: off its base (1") and inside its yellow 4" ring (5").
+  const double near = shift_toward_reach({18, 9.5});
+  const double far = shift_toward_reach({50, 50});
+  std::printf("reach shading: %.2f of the way to sky blue in front of Razor, %.2f far away\n", near,
+              far);
+  EXPECT_GT(near, 0.2);
+  EXPECT_LT(std::abs(far), 0.08);
+  EXPECT_NE(widget(r, "camera reach"), nullptr);
+}
+
+// A camera that is not there (cam:7 on a machine without one): the feed keeps retrying, the
+// CAMERA LOST banner says so in vermillion, and the match goes on by hand on the map (a drag is
+// a journaled override).
+TEST(Gui, CameraLostShowsTheBannerAndTheMatchGoesOnByHand) {
+  GuiDir dir;
+  if (!display_advertised()) SKIP_OR_FAIL("no display");
+  // The demo scene's exact camera as a calibration file, its bases as the base map.
+  const vision::SceneSpec scene =
+      vision::load_named_scene("demo", std::string(DUELS_SOURCE_DIR) + "/assets");
+  calib::CameraFile file;
+  file.intrinsics = scene.camera;
+  file.table = calib::TableRecord{scene.table, scene.table_to_camera, "synthetic", "", 0, {}, {}};
+  calib::write_camera_file(dir.file("cam.yml"), file);
+  const std::string journal = first_turn_journal(dir);
+  std::ofstream(dir.file("lost.ui")) << "wait-for \"camera lost\"\nwait 5\ndrag-base Hex 44 20\n"
+                                        "wait 3\n";
+  GuiOptions g;
+  g.match_path = journal;
+  g.ui_script = dir.file("lost.ui");
+  g.script_timeout_s = 40;
+  g.screenshot = dir.file("last.png");
+  g.scale = 1;
+  g.reset_layout = true;
+  CameraFeedOptions cam;
+  cam.source = "cam:7";
+  cam.calib_file = dir.file("cam.yml");
+  cam.base_map = std::string(DUELS_SOURCE_DIR) + "/assets/scenes/demo_bases.yaml";
+  g.camera = cam;
+  GuiResult r;
+  try {
+    r = run_gui(std::move(g));
+  } catch (const GuiUnavailable&) {
+    SKIP_OR_FAIL("no window");
+  }
+  ASSERT_TRUE(r.script_error.empty()) << r.script_error;
+  ASSERT_TRUE(r.camera);
+  EXPECT_TRUE(r.camera->error.empty()) << r.camera->error;  // lost, not broken
+  EXPECT_FALSE(r.camera->connected);
+  EXPECT_FALSE(r.camera->problem.empty());
+  EXPECT_FALSE(r.camera->ended);  // still trying, not given up
+  // The banner: its widget, and vermillion behind white words in the camera window.
+  const WidgetRecord* banner = widget(r, "camera lost");
+  ASSERT_NE(banner, nullptr);
+  const cv::Mat shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(shot.empty());
+  EXPECT_GT(count_colour(shot, r.windows.at("Camera"), colours::kWarning, 30), 500);
+  // By hand meanwhile: Hex dragged on the map is a journaled override.
+  const PositionLog log = PositionLog::open(journal);
+  ASSERT_EQ(log.entries().size(), 1U);
+  EXPECT_EQ(log.entries()[0].figure, 1);
+  EXPECT_NEAR(log.entries()[0].at->x, 44, 0.5);
+  EXPECT_NEAR(log.entries()[0].at->y, 20, 0.5);
 }
 #endif
 
