@@ -310,10 +310,40 @@ void CameraPanel::draw_content(UiContext& ctx) {
           }
         }
         std::string by;
-        for (const auto& id : m.blocker_ids)
+        for (const auto& id : m.blocker_ids) {
           by += (by.empty() ? "" : ", ") + id;
+          // The blocker itself, outlined in vermillion on the table.
+          for (const auto& piece : view.terrain) {
+            if (piece.id != id) continue;
+            if (piece.shape.kind == Shape::Kind::Circle) {
+              ring(piece.shape.circle.centre, piece.shape.circle.radius_in, c, 4 * ctx.scale);
+            } else {
+              std::vector<ImVec2> pts;
+              const auto& poly = piece.shape.polygon;
+              for (std::size_t e = 0; e < poly.size(); ++e) {
+                const Vec2 p0 = poly[e];
+                const Vec2 p1 = poly[(e + 1) % poly.size()];
+                for (int step = 0; step < 8; ++step) {  // edges bend a little through the lens
+                  if (auto q = to_screen(p0 + (p1 - p0) * (step / 8.0))) pts.push_back(*q);
+                }
+              }
+              if (pts.size() > 2) {
+                dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), c.packed(),
+                                ImDrawFlags_Closed, 4 * ctx.scale);
+              }
+            }
+          }
+          for (const auto& base : view.bases) {
+            if (base.name == id)
+              ring(base.disc.centre, base.disc.radius_in + 0.25, c, 4 * ctx.scale);
+          }
+        }
+        std::string usable;
+        for (auto colour : m.usable)
+          usable += (usable.empty() ? "" : ", ") + std::string(dice::colour_name(colour));
         label({(a->x + b->x) / 2, (a->y + b->y) / 2 - 16 * ctx.scale}, c,
-              m.lof.clear ? fmt::format("clear \u00b7 gap {:.2f}\"", m.measurement.gap_in)
+              m.lof.clear ? fmt::format("clear \u00b7 gap {:.2f}\" \u00b7 usable: {}",
+                                        m.measurement.gap_in, usable.empty() ? "none" : usable)
                           : fmt::format("BLOCKED by {}", by.empty() ? "?" : by),
               1);
       }

@@ -621,6 +621,59 @@ TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
   EXPECT_EQ(count_colour(shot, box({50, 50}, 0.5f * ppi), team_colour(0), 40), 0);
 }
 
+// A wall between the bases the camera sees: the line is dashed vermillion and the wall itself is
+// outlined in vermillion on the picture, in perspective.
+TEST(Gui, TheCameraPictureOutlinesTheBlocker) {
+  GuiDir dir;
+  if (!display_advertised()) SKIP_OR_FAIL("no display");
+  MatchSetup setup;
+  setup.options.enforce_placement_distance = false;
+  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
+  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
+  // The wall (1" x 8" centred on (26, 18)) stands across the line from (18, 12) to (40, 30).
+  const std::string journal = first_turn_journal(dir, setup, "wall", false);
+  {
+    auto m = match::DuelsMatch::resume(journal);
+    ASSERT_TRUE(m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}));
+    ASSERT_TRUE(m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}));
+  }
+  std::ofstream(dir.file("cam.ui")) << "wait-for \"bases seen 2\"\nclick-base Razor\n"
+                                       "hover \"camera base Gridlock\"\nwait 3\n";
+  GuiOptions g;
+  g.match_path = journal;
+  g.layout = testing::crate_layout();
+  g.ui_script = dir.file("cam.ui");
+  g.script_timeout_s = 50;
+  g.screenshot = dir.file("last.png");
+  g.scale = 1;
+  g.reset_layout = true;
+  CameraFeedOptions cam;
+  cam.source = "synthetic:demo";
+  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
+  cam.realtime = true;
+  g.camera = cam;
+  GuiResult r;
+  try {
+    r = run_gui(std::move(g));
+  } catch (const GuiUnavailable&) {
+    SKIP_OR_FAIL("no window");
+  }
+  ASSERT_TRUE(r.script_error.empty()) << r.script_error;
+  ASSERT_TRUE(r.camera);
+  const cv::Mat shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(shot.empty());
+  auto vermillion_near = [&](Vec2 t) {
+    const auto px = r.camera->plane.table_to_image({t.x, t.y, 0});
+    const float x = r.camera_view[0] + static_cast<float>(px->x) * r.camera_view[2];
+    const float y = r.camera_view[1] + static_cast<float>(px->y) * r.camera_view[2];
+    return count_colour(shot, {x - 4, y - 4, 8, 8}, colours::kLineBlocked, 40);
+  };
+  // The wall's far end and near end (away from the line of fire, which crosses near y = 18.5).
+  EXPECT_GT(vermillion_near({26, 21.8}), 3);
+  EXPECT_GT(vermillion_near({26, 14.2}), 3);
+  EXPECT_EQ(vermillion_near({10, 40}), 0);  // plain table
+}
+
 // Starting a move shades the reachable region on the camera picture, on the table plane in
 // perspective: the table just in front of Razor turns toward sky blue; far away nothing changes.
 TEST(Gui, TheCameraPictureShadesTheReachableRegionDuringAMove) {
