@@ -189,6 +189,10 @@ void CalibrationFeed::run() {
   publish(std::move(s));
 }
 
+calib::Intrinsics synthetic_wizard_webcam() {
+  return small_webcam();
+}
+
 calib::Pose synthetic_table_pose(const calib::TableGeometry& table) {
   // Behind the near edge, high, looking at the middle of the table.
   const cv::Vec3d target(table.width_in / 2, table.depth_in * 0.5, 0);

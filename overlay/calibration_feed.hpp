@@ -97,6 +97,10 @@ TableRegistrationOutcome register_table_from_source(const std::string& source,
                                                     const calib::CalibrationResult& lens,
                                                     const TableSetupOptions& setup);
 
+/// The synthetic wizard's lens: the 1080p example webcam scaled to 640×360 (same field of view
+/// and distortion).
+calib::Intrinsics synthetic_wizard_webcam();
+
 /// Where the synthetic wizard's webcam stands over the table (table → camera), for tests.
 calib::Pose synthetic_table_pose(const calib::TableGeometry& table);
 

@@ -11,7 +11,6 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calib/camera_file.hpp"
-#include "calib/synthetic.hpp"
 #include "fixtures.hpp"
 #include "match/journal.hpp"
 #include "overlay/gui.hpp"
@@ -162,6 +161,66 @@ const WidgetRecord* widget(const GuiResult& r, const std::string& label) {
 // The base colours on the map: team colour at alpha 170 on the table.
 const Rgba kRazorFill = blend(team_colour(0), 170, colours::kTable);
 const Rgba kHexFill = blend(team_colour(1), 170, colours::kTable);
+
+#if DUELS_OVERLAY_CAMERA
+// Razor (Street Team) against Gridlock (Tech Team), dice chosen, Razor's turn; `terrain` down
+// when given. The match has them at the back of the table; the demo scene's camera sees them at
+// (18, 12) and (40, 30) for its first two seconds, and the camera wins.
+std::string camera_match(const GuiDir& dir, const std::string& terrain = "") {
+  MatchSetup setup;
+  setup.options.enforce_placement_distance = false;
+  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
+  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
+  const std::string journal = first_turn_journal(dir, setup, terrain, false);
+  auto m = match::DuelsMatch::resume(journal);
+  if (!m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}) || !m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}))
+    throw std::runtime_error("the dice could not be chosen");
+  return journal;
+}
+
+// The demo scene as the camera: flat out (`realtime` false) or at its own 10 frames/s.
+CameraFeedOptions demo_camera(bool realtime) {
+  CameraFeedOptions cam;
+  cam.source = "synthetic:demo";
+  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
+  cam.realtime = realtime;
+  return cam;
+}
+
+struct CameraRun {
+  GuiResult result;
+  cv::Mat shot;  // BGR, the last frame
+  bool skipped = false;
+};
+
+// Opens the window on `journal` with the camera (and the crate/wall layout), plays the script.
+CameraRun run_camera(const GuiDir& dir, const std::string& journal, const std::string& script,
+                     const CameraFeedOptions& cam) {
+  CameraRun run;
+  if (!display_advertised()) {
+    run.skipped = true;
+    return run;
+  }
+  std::ofstream(dir.file("cam.ui")) << script;
+  GuiOptions g;
+  g.match_path = journal;
+  g.layout = testing::crate_layout();
+  g.ui_script = dir.file("cam.ui");
+  g.script_timeout_s = 50;
+  g.screenshot = dir.file("last.png");
+  g.scale = 1;
+  g.reset_layout = true;
+  g.camera = cam;
+  try {
+    run.result = run_gui(std::move(g));
+  } catch (const GuiUnavailable&) {
+    run.skipped = true;
+    return run;
+  }
+  run.shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  return run;
+}
+#endif
 
 TEST(Gui, AWholeAttackScriptedLikeAPlayer) {
   GuiDir dir;
@@ -521,14 +580,7 @@ TEST(Gui, TheCalibrationWizardRegistersTheTableAndSavesTheFile) {
   // The registered table maps pixels to where the simulated camera really looks: the true
   // pixel of table points across the table comes back within a tenth of an inch.
   const calib::TablePlane saved(file.intrinsics, file.table->table_to_camera, file.table->table);
-  calib::Intrinsics truth_lens = calib::example_webcam_1080p();
-  const double k = 640.0 / truth_lens.image_size.width;
-  for (int c = 0; c < 3; ++c) {
-    truth_lens.camera_matrix(0, c) *= k;
-    truth_lens.camera_matrix(1, c) *= k;
-  }
-  truth_lens.image_size = {640, 360};
-  const calib::TablePlane truth(truth_lens, synthetic_table_pose(file.table->table),
+  const calib::TablePlane truth(synthetic_wizard_webcam(), synthetic_table_pose(file.table->table),
                                 file.table->table);
   double worst = 0;
   for (double x = 6; x <= 54; x += 12) {
@@ -554,37 +606,12 @@ TEST(Gui, TheCalibrationWizardRegistersTheTableAndSavesTheFile) {
 // at (40, 30) for the first two seconds. The match has them elsewhere; the camera wins.
 TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
   GuiDir dir;
-  if (!display_advertised()) SKIP_OR_FAIL("no display");
-  MatchSetup setup;
-  setup.options.enforce_placement_distance = false;
-  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
-  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
-  const std::string journal = first_turn_journal(dir, setup, "", false);
-  {
-    auto m = match::DuelsMatch::resume(journal);
-    ASSERT_TRUE(m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}));
-    ASSERT_TRUE(m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}));
-  }
-  std::ofstream(dir.file("cam.ui")) << "wait-for \"bases seen 2\"\nclick-base Razor\n"
-                                       "hover \"camera base Gridlock\"\nwait 3\n";
-  GuiOptions g;
-  g.match_path = journal;
-  g.ui_script = dir.file("cam.ui");
-  g.script_timeout_s = 50;
-  g.screenshot = dir.file("last.png");
-  g.scale = 1;
-  g.reset_layout = true;
-  CameraFeedOptions cam;
-  cam.source = "synthetic:demo";
-  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
-  cam.realtime = false;
-  g.camera = cam;
-  GuiResult r;
-  try {
-    r = run_gui(std::move(g));
-  } catch (const GuiUnavailable&) {
-    SKIP_OR_FAIL("no window");
-  }
+  const CameraRun run = run_camera(dir, camera_match(dir),
+                                   "wait-for \"bases seen 2\"\nclick-base Razor\n"
+                                   "hover \"camera base Gridlock\"\nwait 3\n",
+                                   demo_camera(false));
+  if (run.skipped) SKIP_OR_FAIL("no window");
+  const GuiResult& r = run.result;
   ASSERT_TRUE(r.script_error.empty()) << r.script_error;
   ASSERT_TRUE(r.camera);
   ASSERT_TRUE(r.camera->error.empty()) << r.camera->error;
@@ -599,7 +626,7 @@ TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
   EXPECT_NEAR(seen["Gridlock"].y, 30, 1.0);
   // The screenshot: the team-coloured outlines where the camera sees the bases, the selected
   // one ringed in yellow, and the clear line of fire between them, all in perspective.
-  const cv::Mat shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  const cv::Mat& shot = run.shot;
   ASSERT_FALSE(shot.empty());
   auto screen = [&](Vec2 t) {
     const auto px = r.camera->plane.table_to_image({t.x, t.y, 0});
@@ -625,42 +652,16 @@ TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
 // outlined in vermillion on the picture, in perspective.
 TEST(Gui, TheCameraPictureOutlinesTheBlocker) {
   GuiDir dir;
-  if (!display_advertised()) SKIP_OR_FAIL("no display");
-  MatchSetup setup;
-  setup.options.enforce_placement_distance = false;
-  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
-  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
   // The wall (1" x 8" centred on (26, 18)) stands across the line from (18, 12) to (40, 30).
-  const std::string journal = first_turn_journal(dir, setup, "wall", false);
-  {
-    auto m = match::DuelsMatch::resume(journal);
-    ASSERT_TRUE(m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}));
-    ASSERT_TRUE(m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}));
-  }
-  std::ofstream(dir.file("cam.ui")) << "wait-for \"bases seen 2\"\nclick-base Razor\n"
-                                       "hover \"camera base Gridlock\"\nwait 3\n";
-  GuiOptions g;
-  g.match_path = journal;
-  g.layout = testing::crate_layout();
-  g.ui_script = dir.file("cam.ui");
-  g.script_timeout_s = 50;
-  g.screenshot = dir.file("last.png");
-  g.scale = 1;
-  g.reset_layout = true;
-  CameraFeedOptions cam;
-  cam.source = "synthetic:demo";
-  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
-  cam.realtime = true;
-  g.camera = cam;
-  GuiResult r;
-  try {
-    r = run_gui(std::move(g));
-  } catch (const GuiUnavailable&) {
-    SKIP_OR_FAIL("no window");
-  }
+  const CameraRun run = run_camera(dir, camera_match(dir, "wall"),
+                                   "wait-for \"bases seen 2\"\nclick-base Razor\n"
+                                   "hover \"camera base Gridlock\"\nwait 3\n",
+                                   demo_camera(true));
+  if (run.skipped) SKIP_OR_FAIL("no window");
+  const GuiResult& r = run.result;
   ASSERT_TRUE(r.script_error.empty()) << r.script_error;
   ASSERT_TRUE(r.camera);
-  const cv::Mat shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  const cv::Mat& shot = run.shot;
   ASSERT_FALSE(shot.empty());
   auto vermillion_near = [&](Vec2 t) {
     const auto px = r.camera->plane.table_to_image({t.x, t.y, 0});
@@ -678,38 +679,16 @@ TEST(Gui, TheCameraPictureOutlinesTheBlocker) {
 // perspective: the table just in front of Razor turns toward sky blue; far away nothing changes.
 TEST(Gui, TheCameraPictureShadesTheReachableRegionDuringAMove) {
   GuiDir dir;
-  if (!display_advertised()) SKIP_OR_FAIL("no display");
-  MatchSetup setup;
-  setup.options.enforce_placement_distance = false;
-  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
-  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
-  const std::string journal = first_turn_journal(dir, setup, "", false);
-  {
-    auto m = match::DuelsMatch::resume(journal);
-    ASSERT_TRUE(m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}));
-    ASSERT_TRUE(m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}));
-  }
-  std::ofstream(dir.file("reach.ui"))
-      << "wait-for \"bases seen 2\"\nclick-base Razor\nwait 2\nscreenshot "
-      << dir.file("before.png") << "\nkey m\nwait-for \"camera reach\"\nwait 2\nscreenshot "
-      << dir.file("after.png") << "\n";
-  GuiOptions g;
-  g.match_path = journal;
-  g.ui_script = dir.file("reach.ui");
-  g.script_timeout_s = 50;
-  g.scale = 1;
-  g.reset_layout = true;
-  CameraFeedOptions cam;
-  cam.source = "synthetic:demo";
-  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
-  cam.realtime = true;  // 10 frames/s: Razor stands at (18, 12) for the first 2 s
-  g.camera = cam;
-  GuiResult r;
-  try {
-    r = run_gui(std::move(g));
-  } catch (const GuiUnavailable&) {
-    SKIP_OR_FAIL("no window");
-  }
+  // At 10 frames/s Razor stands at (18, 12) for the first 2 s.
+  const CameraRun run =
+      run_camera(dir, camera_match(dir),
+                 fmt::format("wait-for \"bases seen 2\"\nclick-base Razor\nwait 2\n"
+                             "screenshot {}\nkey m\nwait-for \"camera reach\"\nwait 2\n"
+                             "screenshot {}\n",
+                             dir.file("before.png"), dir.file("after.png")),
+                 demo_camera(true));
+  if (run.skipped) SKIP_OR_FAIL("no window");
+  const GuiResult& r = run.result;
   ASSERT_TRUE(r.script_error.empty()) << r.script_error;
   ASSERT_TRUE(r.camera);
   const cv::Mat before = cv::imread(dir.file("before.png"), cv::IMREAD_COLOR);
@@ -756,26 +735,14 @@ TEST(Gui, CameraLostShowsTheBannerAndTheMatchGoesOnByHand) {
   file.table = calib::TableRecord{scene.table, scene.table_to_camera, "synthetic", "", 0, {}, {}};
   calib::write_camera_file(dir.file("cam.yml"), file);
   const std::string journal = first_turn_journal(dir);
-  std::ofstream(dir.file("lost.ui")) << "wait-for \"camera lost\"\nwait 5\ndrag-base Hex 44 20\n"
-                                        "wait 3\n";
-  GuiOptions g;
-  g.match_path = journal;
-  g.ui_script = dir.file("lost.ui");
-  g.script_timeout_s = 40;
-  g.screenshot = dir.file("last.png");
-  g.scale = 1;
-  g.reset_layout = true;
   CameraFeedOptions cam;
   cam.source = "cam:7";
   cam.calib_file = dir.file("cam.yml");
   cam.base_map = std::string(DUELS_SOURCE_DIR) + "/assets/scenes/demo_bases.yaml";
-  g.camera = cam;
-  GuiResult r;
-  try {
-    r = run_gui(std::move(g));
-  } catch (const GuiUnavailable&) {
-    SKIP_OR_FAIL("no window");
-  }
+  const CameraRun run = run_camera(
+      dir, journal, "wait-for \"camera lost\"\nwait 5\ndrag-base Hex 44 20\nwait 3\n", cam);
+  if (run.skipped) SKIP_OR_FAIL("no window");
+  const GuiResult& r = run.result;
   ASSERT_TRUE(r.script_error.empty()) << r.script_error;
   ASSERT_TRUE(r.camera);
   EXPECT_TRUE(r.camera->error.empty()) << r.camera->error;  // lost, not broken
@@ -785,7 +752,7 @@ TEST(Gui, CameraLostShowsTheBannerAndTheMatchGoesOnByHand) {
   // The banner: its widget, and vermillion behind white words in the camera window.
   const WidgetRecord* banner = widget(r, "camera lost");
   ASSERT_NE(banner, nullptr);
-  const cv::Mat shot = cv::imread(dir.file("last.png"), cv::IMREAD_COLOR);
+  const cv::Mat& shot = run.shot;
   ASSERT_FALSE(shot.empty());
   EXPECT_GT(count_colour(shot, r.windows.at("Camera"), colours::kWarning, 30), 500);
   // By hand meanwhile: Hex dragged on the map is a journaled override.
