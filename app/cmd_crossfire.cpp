@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "app/card_console.hpp"
 #include "app/command.hpp"
 #include "cards/crossfire/allocate.hpp"
 #include "cards/crossfire/calc.hpp"
@@ -574,29 +575,9 @@ void add_play(CLI::App& parent) {
     const match::CrossfireJournal attached = match::attach_crossfire_journal(journal, console);
     for (const auto& note : attached.notes)
       std::cout << "note: " << note << "\n";
-    std::ifstream file;
-    if (!o->script.empty()) {
-      file.open(o->script);
-      if (!file) throw DataException({o->script, 0, "", "cannot open the script"});
-    }
-    std::istream& in = o->script.empty() ? std::cin : file;
-    std::cout << "Crossfire session. Type help for the commands.\n";
-    std::string line;
-    int refused = 0;
-    while (true) {
-      if (!o->quiet) std::cout << "> " << std::flush;
-      if (!std::getline(in, line)) break;
-      if (!o->script.empty() && !o->quiet) std::cout << line << "\n";
-      const cf::Console::Reply reply = console.handle(line);
-      std::cout << reply.text;
-      if (!reply.ok) ++refused;
-      if (reply.quit) break;
-    }
-    if (!o->quiet) std::cout << "\n";
-    std::cout << fmt::format("{} command{} in effect (journal {}), {} refused; state {}\n",
-                             console.session().log().size(),
-                             console.session().log().size() == 1 ? "" : "s", journal, refused,
-                             cf::state_hash_hex(console.session().state()));
+    play_card_console(console, o->script, o->quiet,
+                      "Crossfire session. Type help for the commands.", journal,
+                      [](const auto& state) { return cf::state_hash_hex(state); });
   });
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "app/card_console.hpp"
 #include "app/command.hpp"
 #include "cards/srtcg/combat.hpp"
 #include "cards/srtcg/console.hpp"
@@ -1122,29 +1123,9 @@ void add_play(CLI::App& parent) {
         match::attach_srtcg_journal(journal, console, seed);
     for (const auto& note : attached.notes)
       std::cout << "note: " << note << "\n";
-    std::ifstream file;
-    if (!o->script.empty()) {
-      file.open(o->script);
-      if (!file) throw DataException({o->script, 0, "", "cannot open the script"});
-    }
-    std::istream& in = o->script.empty() ? std::cin : file;
-    std::cout << fmt::format("SRTCG session (seed {}). Type help for the commands.\n", seed);
-    std::string line;
-    int refused = 0;
-    while (true) {
-      if (!o->quiet) std::cout << "> " << std::flush;
-      if (!std::getline(in, line)) break;
-      if (!o->script.empty() && !o->quiet) std::cout << line << "\n";
-      const sr::Console::Reply reply = console.handle(line);
-      std::cout << reply.text;
-      if (!reply.ok) ++refused;
-      if (reply.quit) break;
-    }
-    if (!o->quiet) std::cout << "\n";
-    std::cout << fmt::format("{} command{} in effect (journal {}), {} refused; state {}\n",
-                             console.session().log().size(),
-                             console.session().log().size() == 1 ? "" : "s", journal, refused,
-                             sr::state_hash_hex(console.session().state()));
+    play_card_console(console, o->script, o->quiet,
+                      fmt::format("SRTCG session (seed {}). Type help for the commands.", seed),
+                      journal, [](const auto& state) { return sr::state_hash_hex(state); });
   });
 }
 

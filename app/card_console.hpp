@@ -1,0 +1,56 @@
+#pragma once
+/// @file The `play` loop the card-game consoles share (`duels encounters|crossfire|srtcg play`).
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "common/error.hpp"
+
+namespace duels::app {
+
+/// Plays lines from `script` (standard input when empty) through `console`: the prompt and the
+/// echoed line unless `quiet`, each reply, until the input ends or a reply quits; then the
+/// summary (`hash_hex` gives the state hash). A script with refused lines ends as an error
+/// (exit 3) naming its first refused line, after everything else in it was played and
+/// journaled; a typed session only counts them.
+template <class Console, class HashHex>
+void play_card_console(Console& console, const std::string& script, bool quiet,
+                       const std::string& banner, const std::string& journal, HashHex hash_hex) {
+  std::ifstream file;
+  if (!script.empty()) {
+    file.open(script);
+    if (!file) throw DataException({script, 0, "", "cannot open the script"});
+  }
+  std::istream& in = script.empty() ? std::cin : file;
+  std::cout << banner << "\n";
+  std::string line;
+  int line_no = 0;
+  int refused = 0;
+  int first_refused = 0;
+  while (true) {
+    if (!quiet) std::cout << "> " << std::flush;
+    if (!std::getline(in, line)) break;
+    ++line_no;
+    if (!script.empty() && !quiet) std::cout << line << "\n";
+    const auto reply = console.handle(line);
+    std::cout << reply.text;
+    if (!reply.ok && ++refused == 1) first_refused = line_no;
+    if (reply.quit) break;
+  }
+  if (!quiet) std::cout << "\n";
+  const auto commands = console.session().log().size();
+  std::cout << fmt::format("{} command{} in effect (journal {}), {} refused; state {}\n", commands,
+                           commands == 1 ? "" : "s", journal, refused,
+                           hash_hex(console.session().state()));
+  if (!script.empty() && refused > 0) {
+    throw DataException({script, first_refused, "",
+                         fmt::format("lines the game accepts ({} refused, the first here; see "
+                                     "above; the other lines were played and journaled)",
+                                     refused)});
+  }
+}
+
+}  // namespace duels::app
