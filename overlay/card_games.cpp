@@ -33,74 +33,77 @@ std::string journal_or_new(const CardTableOptions& o, const std::string& game) {
   return o.journal.empty() ? new_card_journal(game) : o.journal;
 }
 
-// Encounters: the console of `duels encounters play`, journaled by match/encounters_session.
-class EncountersTable final : public CardTable {
+// A card game's console in a tab: what all three share. `Console` is the game's console (its
+// session, its replies, its help); the game's render() is found next to its State.
+template <class Console, class Attached>
+class ConsoleTable : public CardTable {
  public:
-  explicit EncountersTable(const CardTableOptions& o) : console_(seed_for(o)) {
-    journal_ = journal_or_new(o, "encounters");
-    attached_ = match::attach_encounters_journal(journal_, console_, console_.seed());
-    for (const auto& n : attached_.notes)
-      note(n);
-    note(fmt_seed());
-  }
-  [[nodiscard]] std::string game() const override { return "Encounters"; }
   [[nodiscard]] std::string state_text() const override {
-    return cards::encounters::render(console_.session().state());
+    return render(console_.session().state());
   }
-  [[nodiscard]] std::string help() const override { return cards::encounters::Console::help(); }
-  [[nodiscard]] std::vector<std::string> quick_words() const override {
-    return {"advise", "odds", "solve", "roll", "log", "undo", "redo"};
-  }
+  [[nodiscard]] std::string help() const override { return Console::help(); }
   [[nodiscard]] std::size_t commands() const override { return console_.session().log().size(); }
 
  protected:
+  template <class... Args>
+  explicit ConsoleTable(const CardTableOptions& o, const std::string& game, Args&&... args)
+      : console_(std::forward<Args>(args)...) {
+    journal_ = journal_or_new(o, game);
+  }
+  // The journal the console was attached to: its notes (resumed, a torn line dropped) first,
+  // then the greeting.
+  void attached(Attached a, const std::string& greeting) {
+    attached_ = std::move(a);
+    for (const auto& n : attached_.notes)
+      note(n);
+    note(greeting);
+  }
   Reply handle(const std::string& line) override {
     const auto r = console_.handle(line);
     return {r.text, r.ok};
   }
-
- private:
+  // A resumed session keeps the seed it started with (its rolls replay exactly).
+  template <class Game>
   static std::uint64_t seed_for(const CardTableOptions& o) {
-    // A resumed session keeps the seed it started with (its rolls replay exactly).
     if (!o.journal.empty() && fs::exists(o.journal)) {
       const auto contents = match::read_journal(o.journal);
-      return match::EncountersGame::start_from_json(contents.header.body).seed;
+      return Game::start_from_json(contents.header.body).seed;
     }
     return o.seed != 0 ? o.seed : dice::fresh_seed();
   }
-  [[nodiscard]] std::string fmt_seed() const {
-    return "Encounters session, seed " + std::to_string(console_.seed()) +
-           ". Type help for the commands.";
+
+  Console console_;
+  Attached attached_;
+};
+
+// Encounters: the console of `duels encounters play`, journaled by match/encounters_session.
+class EncountersTable final
+    : public ConsoleTable<cards::encounters::Console, match::AttachedJournal> {
+ public:
+  explicit EncountersTable(const CardTableOptions& o)
+      : ConsoleTable(o, "encounters", seed_for<match::EncountersGame>(o)) {
+    attached(match::attach_encounters_journal(journal_, console_, console_.seed()),
+             "Encounters session, seed " + std::to_string(console_.seed()) +
+                 ". Type help for the commands.");
   }
-  cards::encounters::Console console_;
-  match::AttachedJournal attached_;
+  [[nodiscard]] std::string game() const override { return "Encounters"; }
+  [[nodiscard]] std::vector<std::string> quick_words() const override {
+    return {"advise", "odds", "solve", "roll", "log", "undo", "redo"};
+  }
 };
 
 // Crossfire: the console of `duels crossfire play` (no dice), journaled by
 // match/crossfire_session.
-class CrossfireTable final : public CardTable {
+class CrossfireTable final
+    : public ConsoleTable<cards::crossfire::Console, match::CrossfireJournal> {
  public:
-  explicit CrossfireTable(const CardTableOptions& o) : console_(metatypes(o)) {
-    journal_ = journal_or_new(o, "crossfire");
-    attached_ = match::attach_crossfire_journal(journal_, console_);
-    for (const auto& n : attached_.notes)
-      note(n);
-    note("Crossfire session. Type help for the commands.");
+  explicit CrossfireTable(const CardTableOptions& o) : ConsoleTable(o, "crossfire", metatypes(o)) {
+    attached(match::attach_crossfire_journal(journal_, console_),
+             "Crossfire session. Type help for the commands.");
   }
   [[nodiscard]] std::string game() const override { return "Crossfire"; }
-  [[nodiscard]] std::string state_text() const override {
-    return cards::crossfire::render(console_.session().state());
-  }
-  [[nodiscard]] std::string help() const override { return cards::crossfire::Console::help(); }
   [[nodiscard]] std::vector<std::string> quick_words() const override {
     return {"best", "next", "allocate", "forecast", "log", "undo", "redo"};
-  }
-  [[nodiscard]] std::size_t commands() const override { return console_.session().log().size(); }
-
- protected:
-  Reply handle(const std::string& line) override {
-    const auto r = console_.handle(line);
-    return {r.text, r.ok};
   }
 
  private:
@@ -108,47 +111,21 @@ class CrossfireTable final : public CardTable {
     if (o.crossfire_metatypes.empty()) return {};
     return cards::crossfire::load_metatypes(o.crossfire_metatypes);
   }
-  cards::crossfire::Console console_;
-  match::CrossfireJournal attached_;
 };
 
 // SRTCG: the console of `duels srtcg play`, journaled by match/srtcg_session.
-class SrtcgTable final : public CardTable {
+class SrtcgTable final : public ConsoleTable<cards::srtcg::Console, match::AttachedSrtcgJournal> {
  public:
-  explicit SrtcgTable(const CardTableOptions& o) : console_(seed_for(o)) {
-    journal_ = journal_or_new(o, "srtcg");
-    attached_ = match::attach_srtcg_journal(journal_, console_, console_.seed());
-    for (const auto& n : attached_.notes)
-      note(n);
-    note("SRTCG session, seed " + std::to_string(console_.seed()) +
-         ". Type help for the commands.");
+  explicit SrtcgTable(const CardTableOptions& o)
+      : ConsoleTable(o, "srtcg", seed_for<match::SrtcgGame>(o)) {
+    attached(
+        match::attach_srtcg_journal(journal_, console_, console_.seed()),
+        "SRTCG session, seed " + std::to_string(console_.seed()) + ". Type help for the commands.");
   }
   [[nodiscard]] std::string game() const override { return "SRTCG"; }
-  [[nodiscard]] std::string state_text() const override {
-    return cards::srtcg::render(console_.session().state());
-  }
-  [[nodiscard]] std::string help() const override { return cards::srtcg::Console::help(); }
   [[nodiscard]] std::vector<std::string> quick_words() const override {
     return {"next", "combat", "fight", "log", "undo", "redo"};
   }
-  [[nodiscard]] std::size_t commands() const override { return console_.session().log().size(); }
-
- protected:
-  Reply handle(const std::string& line) override {
-    const auto r = console_.handle(line);
-    return {r.text, r.ok};
-  }
-
- private:
-  static std::uint64_t seed_for(const CardTableOptions& o) {
-    if (!o.journal.empty() && fs::exists(o.journal)) {
-      const auto contents = match::read_journal(o.journal);
-      return match::SrtcgGame::start_from_json(contents.header.body).seed;
-    }
-    return o.seed != 0 ? o.seed : dice::fresh_seed();
-  }
-  cards::srtcg::Console console_;
-  match::AttachedSrtcgJournal attached_;
 };
 
 }  // namespace
