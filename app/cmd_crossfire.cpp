@@ -563,14 +563,8 @@ void add_play(CLI::App& parent) {
     if (!o->metatypes.empty() || std::filesystem::exists(table_path)) {
       table = cf::load_metatypes(table_path);
     }
-    std::string journal = o->journal;
-    if (journal.empty()) {
-      std::string stamp = match::utc_now();
-      std::erase(stamp, ':');
-      std::erase(stamp, '-');
-      journal =
-          (std::filesystem::path(match::data_dir()) / "crossfire" / (stamp + ".jsonl")).string();
-    }
+    const std::string journal =
+        o->journal.empty() ? match::new_session_journal("crossfire") : o->journal;
     cf::Console console(table);
     const match::CrossfireJournal attached = match::attach_crossfire_journal(journal, console);
     for (const auto& note : attached.notes)

@@ -1106,18 +1106,10 @@ void add_play(CLI::App& parent) {
   cmd->add_option("--script", o->script, "read commands from this file instead of stdin");
   cmd->add_flag("--quiet", o->quiet, "do not echo the prompt");
   cmd->callback([o] {
-    std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
-    std::string journal = o->journal;
-    if (journal.empty()) {
-      std::string stamp = match::utc_now();
-      std::erase(stamp, ':');
-      std::erase(stamp, '-');
-      journal = (std::filesystem::path(match::data_dir()) / "srtcg" / (stamp + ".jsonl")).string();
-    }
-    if (std::filesystem::exists(journal)) {
-      const auto contents = match::read_journal(journal);
-      seed = match::SrtcgGame::start_from_json(contents.header.body).seed;
-    }
+    const std::string journal =
+        o->journal.empty() ? match::new_session_journal("srtcg") : o->journal;
+    const std::uint64_t seed =
+        match::session_seed<match::SrtcgGame>(journal, o->seed.value_or(dice::fresh_seed()));
     sr::Console console(seed);
     const match::AttachedSrtcgJournal attached =
         match::attach_srtcg_journal(journal, console, seed);

@@ -84,6 +84,15 @@ struct AttachedSessionJournal : G::Start {
 /// starts from `start_if_new`; an existing one is replayed into the session (a torn or damaged
 /// tail cut off and said in the notes). Throws DataException when the journal is of another
 /// game or its commands do not replay.
+/// The seed a card session keeps: the one its journal started with when `path` exists (its
+/// rolls then replay exactly), else `fresh`.
+template <class G>
+std::uint64_t session_seed(const std::string& path, std::uint64_t fresh) {
+  if (!path.empty() && std::filesystem::exists(path))
+    return G::start_from_json(read_journal(path).header.body).seed;
+  return fresh;
+}
+
 template <class G, class Session>
 AttachedSessionJournal<G> attach_session_journal(const std::string& path, Session& session,
                                                  const typename G::Start& start_if_new) {

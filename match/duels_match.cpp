@@ -55,4 +55,17 @@ std::string data_dir() {
   return (fs::path(home != nullptr ? home : ".") / ".local" / "share" / "duels-companion").string();
 }
 
+std::string new_session_journal(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::string stamp = utc_now();
+  std::erase(stamp, ':');
+  std::erase(stamp, '-');
+  const fs::path dir = fs::path(data_dir()) / folder;
+  fs::create_directories(dir);
+  for (int k = 0;; ++k) {
+    const fs::path p = dir / (stamp + (k == 0 ? "" : "-" + std::to_string(k)) + ".jsonl");
+    if (!fs::exists(p)) return p.string();
+  }
+}
+
 }  // namespace duels::match

@@ -68,4 +68,8 @@ class DuelsMatch : public JournaledSession<DuelsGame> {
 /// $XDG_DATA_HOME/duels-companion, else ~/.local/share/duels-companion.
 std::string data_dir();
 
+/// A new journal file in the data folder's `folder` (made when absent), named by the UTC time
+/// (with -1, -2, … when that name is taken): where a session goes without --journal.
+std::string new_session_journal(const std::string& folder);
+
 }  // namespace duels::match

@@ -65,11 +65,7 @@ class ConsoleTable : public CardTable {
   // A resumed session keeps the seed it started with (its rolls replay exactly).
   template <class Game>
   static std::uint64_t seed_for(const CardTableOptions& o) {
-    if (!o.journal.empty() && fs::exists(o.journal)) {
-      const auto contents = match::read_journal(o.journal);
-      return Game::start_from_json(contents.header.body).seed;
-    }
-    return o.seed != 0 ? o.seed : dice::fresh_seed();
+    return match::session_seed<Game>(o.journal, o.seed != 0 ? o.seed : dice::fresh_seed());
   }
 
   Console console_;
@@ -152,15 +148,7 @@ std::vector<std::string> card_games() {
 }
 
 std::string new_card_journal(const std::string& game) {
-  std::string stamp = match::utc_now();
-  std::erase(stamp, ':');
-  std::erase(stamp, '-');
-  const fs::path dir = fs::path(match::data_dir()) / lower(game);
-  fs::create_directories(dir);
-  for (int k = 0;; ++k) {
-    const fs::path p = dir / (stamp + (k == 0 ? "" : "-" + std::to_string(k)) + ".jsonl");
-    if (!fs::exists(p)) return p.string();
-  }
+  return match::new_session_journal(lower(game));
 }
 
 std::unique_ptr<CardTable> open_card_table(const std::string& game,
