@@ -277,11 +277,19 @@ void LabelPlacer::add(float x, float y, Rgba colour, std::string text, int prior
   labels_.push_back({x, y, colour, std::move(text), priority, fit_px, box_alpha});
 }
 
+void LabelPlacer::reserve(float x0, float y0, float x1, float y1) {
+  reserved_.push_back({x0, y0, x1, y1});
+}
+
 void LabelPlacer::draw(ImDrawList* dl) {
   std::stable_sort(labels_.begin(), labels_.end(),
                    [](const Label& a, const Label& b) { return a.priority < b.priority; });
-  std::vector<std::array<float, 4>> taken;  // x0, y0, x1, y1
+  std::vector<std::array<float, 4>> taken = reserved_;  // x0, y0, x1, y1
+  // Clear: inside what the draw list shows, and over no label placed or rectangle reserved.
+  const ImVec2 lo = dl->GetClipRectMin();
+  const ImVec2 hi = dl->GetClipRectMax();
   auto clear = [&](const std::array<float, 4>& r) {
+    if (r[0] < lo.x || r[1] < lo.y || r[2] > hi.x || r[3] > hi.y) return false;
     return std::none_of(taken.begin(), taken.end(), [&](const std::array<float, 4>& t) {
       return r[0] < t[2] && t[0] < r[2] && r[1] < t[3] && t[1] < r[3];
     });
@@ -289,15 +297,25 @@ void LabelPlacer::draw(ImDrawList* dl) {
   for (const Label& l : labels_) {
     const ImVec2 size = ImGui::CalcTextSize(l.text.c_str());
     if (l.fit_px > 0 && size.x > l.fit_px) continue;
-    const float step = size.y + 3;
-    std::array<float, 4> box{};
-    for (const int k : {0, 1, -1, 2, -2, 3, -3}) {
-      const float y = l.y + static_cast<float>(k) * step;
-      box = {l.x - size.x / 2 - 3, y - size.y / 2 - 1, l.x + size.x / 2 + 3, y + size.y / 2 + 1};
-      if (clear(box)) break;
-      if (k == -3) {  // nowhere clear: where it was asked
-        box = {l.x - size.x / 2 - 3, l.y - size.y / 2 - 1, l.x + size.x / 2 + 3,
-               l.y + size.y / 2 + 1};
+    const float step_y = size.y + 3;
+    const float step_x = size.x / 2 + 8;
+    auto box_at = [&](float dx, float dy) {
+      const float x = l.x + dx;
+      const float y = l.y + dy;
+      return std::array<float, 4>{x - size.x / 2 - 3, y - size.y / 2 - 1, x + size.x / 2 + 3,
+                                  y + size.y / 2 + 1};
+    };
+    // Where it was asked, then a line down or up (up to three), then beside it.
+    std::array<float, 4> box = box_at(0, 0);
+    bool placed = clear(box);
+    for (const float dx : {0.0f, step_x, -step_x}) {
+      for (const int k : {0, 1, -1, 2, -2, 3, -3}) {
+        if (placed) break;
+        const auto candidate = box_at(dx, static_cast<float>(k) * step_y);
+        if (clear(candidate)) {
+          box = candidate;
+          placed = true;
+        }
       }
     }
     taken.push_back(box);
@@ -305,6 +323,7 @@ void LabelPlacer::draw(ImDrawList* dl) {
     dl->AddText({box[0] + 3, box[1] + 1}, l.colour.packed(), l.text.c_str());
   }
   labels_.clear();
+  reserved_.clear();
 }
 
 }  // namespace duels::overlay

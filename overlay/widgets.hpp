@@ -110,14 +110,17 @@ Rgba team_text_colour(int team);
 
 /// Labels on dark boxes over the camera picture or the map, kept from covering each other.
 /// Labels are collected during a frame and drawn by draw(), most important first (lowest
-/// priority number): a label that would overlap one already placed moves a line down, then up,
-/// then two lines, … (up to three either way) and goes where it is first clear, or where it was
-/// asked if nowhere is. Drawn last, labels stay on top of the lines they describe.
+/// priority number): a label that would overlap one already placed (or a reserved rectangle)
+/// moves a line down, then up, then two lines, … (up to three either way), then the same beside
+/// where it was asked, and goes where it is first clear, or where it was asked if nowhere is.
+/// Drawn last, labels stay on top of the lines they describe.
 class LabelPlacer {
  public:
   /// Adds `text` centred on (x, y). With fit_px > 0 a wider text is left out.
   void add(float x, float y, Rgba colour, std::string text, int priority = 1, float fit_px = 0,
            std::uint8_t box_alpha = 165);
+  /// Keeps labels off a rectangle drawn by other means (axis numbers), this frame.
+  void reserve(float x0, float y0, float x1, float y1);
   /// Places and draws every label added, then forgets them.
   void draw(ImDrawList* dl);
 
@@ -131,6 +134,7 @@ class LabelPlacer {
     std::uint8_t box_alpha;
   };
   std::vector<Label> labels_;
+  std::vector<std::array<float, 4>> reserved_;
 };
 
 }  // namespace duels::overlay

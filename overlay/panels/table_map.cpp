@@ -143,12 +143,17 @@ void TableMapPanel::draw_content(UiContext& ctx) {
     dl->AddLine(S({0, y}), S({W, y}), col(colours::kGrid));
   for (double x = 0; x <= W + 1e-9; x += 12) {
     const ImVec2 a = S({x, 0});
-    dl->AddText({a.x - 6, a.y + 2}, col(colours::kTextDim), fmt::format("{:.0f}", x).c_str());
+    const std::string n = fmt::format("{:.0f}", x);
+    const ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+    dl->AddText({a.x - 6, a.y + 2}, col(colours::kTextDim), n.c_str());
+    labels.reserve(a.x - 6, a.y + 2, a.x - 6 + sz.x, a.y + 2 + sz.y);
   }
   for (double y = 12; y <= D + 1e-9; y += 12) {
     const ImVec2 a = S({0, y});
-    dl->AddText({a.x - 18 * ctx.scale, a.y - 7}, col(colours::kTextDim),
-                fmt::format("{:.0f}", y).c_str());
+    const std::string n = fmt::format("{:.0f}", y);
+    const ImVec2 sz = ImGui::CalcTextSize(n.c_str());
+    dl->AddText({a.x - 18 * ctx.scale, a.y - 7}, col(colours::kTextDim), n.c_str());
+    labels.reserve(a.x - 18 * ctx.scale, a.y - 7, a.x - 18 * ctx.scale + sz.x, a.y - 7 + sz.y);
   }
   dl->AddRect(S({0, D}), S({W, 0}), col({150, 150, 140}), 0, 0, 2);
 
