@@ -1343,19 +1343,8 @@ bool legal(const State& state, const Command& command) {
 }
 
 Replay replay(const State& start, const std::vector<Command>& commands) {
-  Replay r{start, {}, std::nullopt, std::nullopt};
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    auto applied = crossfire::apply(r.state, commands[i]);
-    if (!applied) {
-      r.rejected_at = i;
-      r.rejection = applied.error();
-      return r;
-    }
-    r.state = std::move(applied->state);
-    for (Event& e : applied->events)
-      r.events.push_back(std::move(e));
-  }
-  return r;
+  return replay_commands<Replay>(
+      start, commands, [](const State& s, const Command& c) { return crossfire::apply(s, c); });
 }
 
 int runner_index(const State& state, std::string_view name) {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cards/common/replay.hpp"
 #include "cards/crossfire/allocate.hpp"
 #include "cards/crossfire/calc.hpp"
 #include "cards/crossfire/command.hpp"
@@ -37,12 +38,7 @@ std::optional<Rejection> why_illegal(const State& state, const Command& command)
 bool legal(const State& state, const Command& command);
 
 /// Replays commands from `start`; stops at the first rejection (returned with its index).
-struct Replay {
-  State state;
-  std::vector<Event> events;
-  std::optional<std::size_t> rejected_at;
-  std::optional<Rejection> rejection;
-};
+using Replay = cards::Replay<State, Event, Rejection>;
 Replay replay(const State& start, const std::vector<Command>& commands);
 
 /// The seat of a runner by name (any case; "Client" finds the Client), or -1.

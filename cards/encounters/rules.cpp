@@ -1030,18 +1030,8 @@ bool legal(const State& state, const Command& command) {
 }
 
 Replay replay(const State& start, const std::vector<Command>& commands) {
-  Replay out{start, {}, std::nullopt, std::nullopt};
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    auto r = encounters::apply(out.state, commands[i]);
-    if (!r) {
-      out.rejected_at = i;
-      out.rejection = r.error();
-      return out;
-    }
-    out.state = std::move(r->state);
-    out.events.insert(out.events.end(), r->events.begin(), r->events.end());
-  }
-  return out;
+  return replay_commands<Replay>(
+      start, commands, [](const State& s, const Command& c) { return encounters::apply(s, c); });
 }
 
 int tableau_value(const Run& run) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cards/common/replay.hpp"
 #include "cards/encounters/command.hpp"
 #include "cards/encounters/match.hpp"
 #include "cards/encounters/state.hpp"
@@ -32,12 +33,7 @@ std::optional<Rejection> why_illegal(const State& state, const Command& command)
 bool legal(const State& state, const Command& command);
 
 /// Replays commands from `start`; stops at the first rejection (returned with its index).
-struct Replay {
-  State state;
-  std::vector<Event> events;
-  std::optional<std::size_t> rejected_at;
-  std::optional<Rejection> rejection;
-};
+using Replay = cards::Replay<State, Event, Rejection>;
 Replay replay(const State& start, const std::vector<Command>& commands);
 
 /// Nuyen the tableau is worth if scored now: Σ column + bonus per defeated Encounter.

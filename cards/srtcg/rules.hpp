@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cards/common/replay.hpp"
 #include "cards/srtcg/combat.hpp"
 #include "cards/srtcg/command.hpp"
 #include "cards/srtcg/state.hpp"
@@ -32,12 +33,7 @@ std::optional<Rejection> why_illegal(const State& state, const Command& command)
 bool legal(const State& state, const Command& command);
 
 /// Replays commands from `start`; stops at the first rejection (returned with its index).
-struct Replay {
-  State state;
-  std::vector<Event> events;
-  std::optional<std::size_t> rejected_at;
-  std::optional<Rejection> rejection;
-};
+using Replay = cards::Replay<State, Event, Rejection>;
 Replay replay(const State& start, const std::vector<Command>& commands);
 
 /// Spec C2.6: a loss is ignored while the lock is on; the lock is set below 0 and cleared
