@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
@@ -24,6 +25,25 @@ inline std::uint64_t json_state_hash(const nlohmann::json& j) {
     h *= 1099511628211ULL;
   }
   return h;
+}
+
+/// `j` read as a T (its from_json), then checked by `invalid` (a reason in words, or nothing);
+/// any error comes back as its message instead of an exception.
+template <class T, class Invalid>
+Expected<T, std::string> parse_json_as(const nlohmann::json& j, Invalid invalid) {
+  try {
+    T value = j.get<T>();
+    if (auto problem = invalid(value)) return *problem;
+    return value;
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
+}
+
+/// `j` read as a T with no further check.
+template <class T>
+Expected<T, std::string> parse_json_as(const nlohmann::json& j) {
+  return parse_json_as<T>(j, [](const T&) { return std::optional<std::string>(); });
 }
 
 /// `state` with the field at JSON pointer `path` set to `value`, parsed back with `parse`

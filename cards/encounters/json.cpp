@@ -224,21 +224,11 @@ void from_json(const json& j, State& s) {
 }
 
 Expected<Command, std::string> parse_command(const json& j) {
-  try {
-    return j.get<Command>();
-  } catch (const std::exception& e) {
-    return std::string(e.what());
-  }
+  return parse_json_as<Command>(j);
 }
 
 Expected<State, std::string> parse_state(const json& j) {
-  try {
-    State s = j.get<State>();
-    if (auto problem = invalid_state(s)) return *problem;
-    return s;
-  } catch (const std::exception& e) {
-    return std::string(e.what());
-  }
+  return parse_json_as<State>(j, invalid_state);
 }
 
 json match_result_json(const MatchResult& r, const MatchQuery& q) {
