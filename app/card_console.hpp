@@ -2,23 +2,56 @@
 /// @file The `play` loop the card-game consoles share (`duels encounters|crossfire|srtcg play`).
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "common/error.hpp"
 
 namespace duels::app {
 
-/// Plays lines from `script` (standard input when empty) through `console`: the prompt and the
-/// echoed line unless `quiet`, each reply, until the input ends or a reply quits; then the
-/// summary (`hash_hex` gives the state hash). A script with refused lines ends as an error
-/// (exit 3) naming its first refused line, after everything else in it was played and
-/// journaled; a typed session only counts them.
+/// The options every card game's `play` takes.
+struct CardPlayOptions {
+  std::string journal;
+  std::string script;
+  bool quiet = false;
+  std::optional<std::uint64_t> seed;  ///< games with dice only
+};
+
+/// Adds `play` to a card game's command with --journal, --script, --quiet and (for games with
+/// dice) --seed; the game adds its own options to the returned subcommand.
+inline CLI::App* add_card_play(CLI::App& parent, const std::string& description,
+                               const std::shared_ptr<CardPlayOptions>& o, bool seeded) {
+  auto* cmd = parent.add_subcommand("play", description);
+  cmd->add_option("--journal", o->journal,
+                  "keep the session in this journal (resumed if it exists; default: a new one in "
+                  "the data folder)");
+  if (seeded)
+    cmd->add_option("--seed", o->seed, "seed for rolls without faces and the first player");
+  cmd->add_option("--script", o->script, "read commands from this file instead of stdin");
+  cmd->add_flag("--quiet", o->quiet, "do not echo the prompt");
+  return cmd;
+}
+
+/// Prints the journal's `notes`, then plays lines from `o.script` (standard input when empty)
+/// through `console`: the prompt and the echoed line unless `o.quiet`, each reply, until the input
+/// ends or a reply quits; then the summary (`hash_hex` gives the state hash). A script with refused
+/// lines ends as an error (exit 3) naming its first refused line, after everything else in it was
+/// played and journaled; a typed session only counts them.
 template <class Console, class HashHex>
-void play_card_console(Console& console, const std::string& script, bool quiet,
-                       const std::string& banner, const std::string& journal, HashHex hash_hex) {
+void play_card_console(Console& console, const CardPlayOptions& o,
+                       const std::vector<std::string>& notes, const std::string& banner,
+                       const std::string& journal, HashHex hash_hex) {
+  const std::string& script = o.script;
+  const bool quiet = o.quiet;
+  for (const auto& note : notes)
+    std::cout << "note: " << note << "\n";
   std::ifstream file;
   if (!script.empty()) {
     file.open(script);

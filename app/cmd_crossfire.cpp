@@ -540,38 +540,26 @@ void add_upgrades(CLI::App& parent) {
 // -------------------------------------------------------------------------------------------
 
 void add_play(CLI::App& parent) {
-  struct Opts {
-    std::string journal;
-    std::string script;
-    std::string metatypes;
-    bool quiet = false;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* cmd = parent.add_subcommand(
-      "play", "A journaled session that tracks a whole run: commands on stdin (type help)");
-  cmd->add_option("--journal", o->journal,
-                  "keep the session in this journal (resumed if it exists; default: a new one in "
-                  "the data folder)");
-  cmd->add_option("--script", o->script, "read commands from this file instead of stdin");
-  cmd->add_option("--metatypes", o->metatypes,
+  auto o = std::make_shared<CardPlayOptions>();
+  auto* cmd = add_card_play(
+      parent, "A journaled session that tracks a whole run: commands on stdin (type help)", o,
+      false);
+  auto metatypes = std::make_shared<std::string>();
+  cmd->add_option("--metatypes", *metatypes,
                   "the metatype table (default: assets/crossfire/metatypes.yaml)");
-  cmd->add_flag("--quiet", o->quiet, "do not echo the prompt");
-  cmd->callback([o] {
+  cmd->callback([o, metatypes] {
     std::vector<cf::Metatype> table;
-    std::string table_path = o->metatypes;
+    std::string table_path = *metatypes;
     if (table_path.empty()) table_path = assets_dir() + "/crossfire/metatypes.yaml";
-    if (!o->metatypes.empty() || std::filesystem::exists(table_path)) {
+    if (!metatypes->empty() || std::filesystem::exists(table_path)) {
       table = cf::load_metatypes(table_path);
     }
     const std::string journal =
         o->journal.empty() ? match::new_session_journal("crossfire") : o->journal;
     cf::Console console(table);
     const match::CrossfireJournal attached = match::attach_crossfire_journal(journal, console);
-    for (const auto& note : attached.notes)
-      std::cout << "note: " << note << "\n";
-    play_card_console(console, o->script, o->quiet,
-                      "Crossfire session. Type help for the commands.", journal,
-                      [](const auto& state) { return cf::state_hash_hex(state); });
+    play_card_console(console, *o, attached.notes, "Crossfire session. Type help for the commands.",
+                      journal, [](const auto& state) { return cf::state_hash_hex(state); });
   });
 }
 

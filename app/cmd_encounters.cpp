@@ -384,21 +384,9 @@ void add_advise(CLI::App& parent) {
 // ---- play ---------------------------------------------------------------------------------
 
 void add_play(CLI::App& parent) {
-  struct Opts {
-    std::optional<std::uint64_t> seed;
-    std::string script;
-    std::string journal;
-    bool quiet = false;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* cmd = parent.add_subcommand(
-      "play", "An interactive session: commands on stdin (type help), state after each");
-  cmd->add_option("--journal", o->journal,
-                  "keep the session in this journal (resumed if it exists; default: a new one in "
-                  "the data folder)");
-  cmd->add_option("--seed", o->seed, "seed for rolls without faces and the first player");
-  cmd->add_option("--script", o->script, "read commands from this file instead of stdin");
-  cmd->add_flag("--quiet", o->quiet, "do not echo the prompt");
+  auto o = std::make_shared<CardPlayOptions>();
+  auto* cmd = add_card_play(
+      parent, "An interactive session: commands on stdin (type help), state after each", o, true);
   cmd->callback([o] {
     const std::string journal =
         o->journal.empty() ? match::new_session_journal("encounters") : o->journal;
@@ -407,10 +395,8 @@ void add_play(CLI::App& parent) {
     enc::Console console(seed);
     const match::AttachedJournal attached =
         match::attach_encounters_journal(journal, console, seed);
-    for (const auto& note : attached.notes)
-      std::cout << "note: " << note << "\n";
     play_card_console(
-        console, o->script, o->quiet,
+        console, *o, attached.notes,
         fmt::format("Encounters session (seed {}). Type help for the commands.", seed), journal,
         [](const auto& state) { return enc::state_hash_hex(state); });
   });

@@ -1090,21 +1090,10 @@ void add_dmz(CLI::App& parent) {
 // ---- play ---------------------------------------------------------------------------------
 
 void add_play(CLI::App& parent) {
-  struct Opts {
-    std::optional<std::uint64_t> seed;
-    std::string script;
-    std::string journal;
-    bool quiet = false;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* cmd = parent.add_subcommand(
-      "play", "An interactive, journaled session: commands on stdin (type help), state after each");
-  cmd->add_option("--journal", o->journal,
-                  "keep the session in this journal (resumed if it exists; default: a new one in "
-                  "the data folder)");
-  cmd->add_option("--seed", o->seed, "seed for rolls without faces and the first player");
-  cmd->add_option("--script", o->script, "read commands from this file instead of stdin");
-  cmd->add_flag("--quiet", o->quiet, "do not echo the prompt");
+  auto o = std::make_shared<CardPlayOptions>();
+  auto* cmd = add_card_play(
+      parent, "An interactive, journaled session: commands on stdin (type help), state after each",
+      o, true);
   cmd->callback([o] {
     const std::string journal =
         o->journal.empty() ? match::new_session_journal("srtcg") : o->journal;
@@ -1113,9 +1102,7 @@ void add_play(CLI::App& parent) {
     sr::Console console(seed);
     const match::AttachedSrtcgJournal attached =
         match::attach_srtcg_journal(journal, console, seed);
-    for (const auto& note : attached.notes)
-      std::cout << "note: " << note << "\n";
-    play_card_console(console, o->script, o->quiet,
+    play_card_console(console, *o, attached.notes,
                       fmt::format("SRTCG session (seed {}). Type help for the commands.", seed),
                       journal, [](const auto& state) { return sr::state_hash_hex(state); });
   });
