@@ -24,7 +24,7 @@ function(duels_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE
     DUELS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    DUELS_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+    DUELS_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
   duels_target_warnings(${name})
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
 endfunction()

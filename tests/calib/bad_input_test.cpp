@@ -18,7 +18,7 @@ namespace duels::calib {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kPhotos = std::string(DUELS_SHARED_DIR) + "/data/calib-chessboard-9x6";
+const std::string kPhotos = std::string(DUELS_TEST_DATA_DIR) + "/calib-chessboard-9x6";
 
 // Runs the folder flow and returns the error message (empty when it succeeded).
 std::string folder_error(const std::string& dir, const PatternSpec& spec) {

@@ -19,7 +19,7 @@
 namespace duels::calib {
 namespace {
 
-const std::string kPhotos = std::string(DUELS_SHARED_DIR) + "/data/calib-chessboard-9x6";
+const std::string kPhotos = std::string(DUELS_TEST_DATA_DIR) + "/calib-chessboard-9x6";
 
 // What running `duels …` gave.
 struct CliRun {

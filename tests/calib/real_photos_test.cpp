@@ -13,7 +13,7 @@
 namespace duels::calib {
 namespace {
 
-const std::string kShared = DUELS_SHARED_DIR;
+const std::string kData = DUELS_TEST_DATA_DIR;
 
 PatternSpec chessboard_9x6() {
   PatternSpec spec;
@@ -27,7 +27,7 @@ PatternSpec chessboard_9x6() {
 // Detection runs once for the whole suite (13 photos).
 const FolderDetections& photos() {
   static const FolderDetections found =
-      detect_in_folder(kShared + "/data/calib-chessboard-9x6", chessboard_9x6());
+      detect_in_folder(kData + "/calib-chessboard-9x6", chessboard_9x6());
   return found;
 }
 
@@ -77,7 +77,7 @@ TEST(RealPhotos, LeaveOneOutFocalLengthWithinOnePercent) {
 }
 
 TEST(RealPhotos, CharucoPhotoCornersFound) {
-  const cv::Mat photo = cv::imread(kShared + "/data/charuco-board-photo.jpg");
+  const cv::Mat photo = cv::imread(kData + "/charuco-board-photo.jpg");
   ASSERT_FALSE(photo.empty());
   PatternSpec spec;
   spec.kind = PatternKind::kCharuco;

@@ -15,7 +15,7 @@ namespace duels::vision {
 namespace {
 
 TEST(Markers, RealCharucoPhotoHasAll17Markers) {
-  const cv::Mat image = cv::imread(std::string(DUELS_SHARED_DIR) + "/data/charuco-board-photo.jpg",
+  const cv::Mat image = cv::imread(std::string(DUELS_TEST_DATA_DIR) + "/charuco-board-photo.jpg",
                                    cv::IMREAD_GRAYSCALE);
   ASSERT_FALSE(image.empty());
   for (bool aruco3 : {false, true}) {
