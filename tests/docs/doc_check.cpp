@@ -2,7 +2,8 @@
 //
 //   doc_check --root DIR --links                  dead relative links and anchors; doc paths
 //                                                 the program's sources name (docs/....md)
-//   doc_check --root DIR --examples --duels BIN   runs every ```console block, compares output
+//   doc_check --root DIR --examples --duels BIN   runs every ```console block, compares output;
+//                                                 checks the options of `duels` lines in ```sh
 //   doc_check ... --update                        rewrites the expected output of failing
 //                                                 commands with what they printed
 //   doc_check ... FILE.md …                       only these pages (default: all of them)
@@ -475,6 +476,93 @@ void run_examples(const Options& o, std::vector<Page>& pages) {
   }
 }
 
+// Commands shown but not run (```sh blocks): each `duels …` line names subcommands that exist
+// and only options their --help lists, so a renamed option is caught even where the example
+// cannot run (a webcam, a window).
+void check_shown_commands(const Options& o, const std::vector<Page>& pages) {
+  std::map<std::string, std::string> help_cache;
+  auto help = [&](const std::string& path) -> const std::string& {
+    auto it = help_cache.find(path);
+    if (it == help_cache.end()) {
+      const std::string cmd = "'" + o.duels.string() + "' " + path + " --help 2>&1";
+      std::string out;
+      if (FILE* pipe = popen(cmd.c_str(), "r")) {
+        std::array<char, 4096> buf{};
+        std::size_t n = 0;
+        while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+          out.append(buf.data(), n);
+        pclose(pipe);
+      }
+      it = help_cache.emplace(path, out).first;
+    }
+    return it->second;
+  };
+  auto subcommands = [&](const std::string& path) {
+    std::set<std::string> out;
+    bool in = false;
+    for (const auto& l : split_lines(help(path))) {
+      if (l.rfind("Subcommands:", 0) == 0) {
+        in = true;
+      } else if (in && l.size() > 2 && l[0] == ' ' && l[1] == ' ' && l[2] != ' ') {
+        out.insert(l.substr(2, l.find(' ', 2) - 2));
+      } else if (in && trim(l).empty()) {
+        in = false;
+      }
+    }
+    return out;
+  };
+  static const std::regex option(R"((?:^|\s)(--[a-z][a-z0-9-]*))");
+  for (const auto& p : pages) {
+    for (const auto& f : p.fences) {
+      if (f.info != "sh" && f.info != "bash") continue;
+      for (std::size_t i = 0; i < f.body.size(); ++i) {
+        std::string line = trim(f.body[i]);
+        const int at = f.first_body_line + static_cast<int>(i);
+        while (!line.empty() && line.back() == '\\' && i + 1 < f.body.size())
+          line = line.substr(0, line.size() - 1) + " " + trim(f.body[++i]);
+        if (line.rfind("duels ", 0) != 0) continue;
+        // Drop a trailing comment: " #" outside quotes.
+        bool quoted = false;
+        for (std::size_t k = 0; k < line.size(); ++k) {
+          if (line[k] == '"') quoted = !quoted;
+          if (!quoted && line[k] == '#' && k > 0 && line[k - 1] == ' ') {
+            line = rtrim(line.substr(0, k));
+            break;
+          }
+        }
+        std::istringstream words(line.substr(6));
+        std::string word;
+        std::string path;
+        std::vector<std::string> rest;
+        bool in_path = true;
+        while (words >> word) {
+          if (in_path && subcommands(path).count(word)) {
+            path += (path.empty() ? "" : " ") + word;
+            continue;
+          }
+          in_path = false;
+          rest.push_back(word);
+        }
+        if (path.empty()) {
+          fail(p.path, at, "'" + line + "': no duels subcommand");
+          continue;
+        }
+        const std::string& text = help(path);
+        for (const auto& w : rest) {
+          std::smatch m;
+          if (!std::regex_search(w, m, option)) continue;
+          const std::string opt = m[1];
+          if (text.find(opt + " ") == std::string::npos &&
+              text.find(opt + ",") == std::string::npos &&
+              text.find(opt + "\n") == std::string::npos &&
+              text.find("," + opt) == std::string::npos)
+            fail(p.path, at, "'duels " + path + "' has no option " + opt + " (see its --help)");
+        }
+      }
+    }
+  }
+}
+
 int usage() {
   std::cerr << "usage: doc_check --root DIR [--links] [--examples --duels BIN] [--update] "
                "[FILE.md …]\n";
@@ -529,7 +617,10 @@ int main(int argc, char** argv) {
     check_links(o, pages);
     check_source_doc_paths(o);
   }
-  if (o.examples) run_examples(o, pages);
+  if (o.examples) {
+    check_shown_commands(o, pages);
+    run_examples(o, pages);
+  }
   std::size_t commands = 0;
   for (const auto& p : pages)
     for (const auto& f : p.fences)
