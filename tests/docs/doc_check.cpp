@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -31,6 +32,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -426,6 +428,31 @@ void run_examples(const Options& o, std::vector<Page>& pages) {
     setenv("XDG_CONFIG_HOME", (base / "home/.config").c_str(), 1);
     std::vector<std::pair<int, std::vector<std::string>>> replacements;  // for --update
     std::vector<int> replaced_counts;
+    auto evaluate = [&](const Command& c, const Run& r) {
+      const auto got = normalise(split_lines(r.out));
+      const auto want = normalise(c.expected);
+      std::map<std::pair<std::size_t, std::size_t>, bool> memo;
+      const bool out_ok = lines_match(want, 0, got, 0, memo);
+      const int want_code = c.exit.value_or(0);
+      const bool code_ok = r.code == want_code;
+      if (out_ok && code_ok) return;
+      std::string msg = "$ " + c.text + "\n";
+      if (!code_ok)
+        msg += "  exit code " + std::to_string(r.code) + ", expected " + std::to_string(want_code) +
+               (c.exit ? "" : " (add '# exit N' if meant)") + "\n";
+      if (!out_ok) msg += "  expected:\n" + indent(want) + "  got:\n" + indent(got);
+      fail(p.path, c.line, msg);
+      if (o.update && !out_ok) {
+        replacements.emplace_back(c.expected_first, got);
+        replaced_counts.push_back(static_cast<int>(want.size()));
+      }
+    };
+    // A page that says its commands do not depend on each other (commands.md: every --help)
+    // runs them side by side.
+    bool independent = false;
+    for (const auto& l : p.lines)
+      independent = independent || l.find("<!-- doc_check: independent commands -->") == 0;
+    std::vector<Command> deferred;
     for (const auto& f : p.fences) {
       static const std::regex file_attr(R"((?:^|\s)file=(\S+))");
       std::smatch m;
@@ -439,25 +466,29 @@ void run_examples(const Options& o, std::vector<Page>& pages) {
       }
       if (f.info.rfind("console", 0) != 0) continue;
       for (const auto& c : commands_of(f)) {
-        const Run r = run_shell(work, base / "cmd.sh", c.text);
-        const auto got = normalise(split_lines(r.out));
-        const auto want = normalise(c.expected);
-        std::map<std::pair<std::size_t, std::size_t>, bool> memo;
-        const bool out_ok = lines_match(want, 0, got, 0, memo);
-        const int want_code = c.exit.value_or(0);
-        const bool code_ok = r.code == want_code;
-        if (out_ok && code_ok) continue;
-        std::string msg = "$ " + c.text + "\n";
-        if (!code_ok)
-          msg += "  exit code " + std::to_string(r.code) + ", expected " +
-                 std::to_string(want_code) + (c.exit ? "" : " (add '# exit N' if meant)") + "\n";
-        if (!out_ok) msg += "  expected:\n" + indent(want) + "  got:\n" + indent(got);
-        fail(p.path, c.line, msg);
-        if (o.update && !out_ok) {
-          replacements.emplace_back(c.expected_first, got);
-          replaced_counts.push_back(static_cast<int>(want.size()));
+        if (independent) {
+          deferred.push_back(c);
+        } else {
+          evaluate(c, run_shell(work, base / "cmd.sh", c.text));
         }
       }
+    }
+    if (!deferred.empty()) {
+      std::vector<Run> results(deferred.size());
+      std::atomic<std::size_t> next{0};
+      std::vector<std::thread> workers;
+      const unsigned n = std::clamp(std::thread::hardware_concurrency(), 1U, 4U);
+      for (unsigned t = 0; t < n; ++t) {
+        workers.emplace_back([&] {
+          for (std::size_t i; (i = next++) < deferred.size();)
+            results[i] =
+                run_shell(work, base / ("cmd" + std::to_string(i) + ".sh"), deferred[i].text);
+        });
+      }
+      for (auto& w : workers)
+        w.join();
+      for (std::size_t i = 0; i < deferred.size(); ++i)
+        evaluate(deferred[i], results[i]);
     }
     if (o.update && !replacements.empty()) {
       for (std::size_t k = replacements.size(); k-- > 0;) {
