@@ -52,7 +52,7 @@ std::string export_report(const std::string& journal, const std::string& out_dir
 }
 
 bool run_demo_gui(const std::vector<std::string>& teams, std::uint64_t seed, int delay_ms) {
-  const AssetLibrary lib = load_asset_library(assets_dir());
+  const AssetLibrary lib = load_library();
   overlay::GuiOptions g;
   if (teams.empty() && overlay::camera_supported()) {
 #if DUELS_OVERLAY_CAMERA
@@ -161,7 +161,7 @@ void add_gui(CLI::App& root) {
       throw UsageError("--size: WIDTHxHEIGHT, e.g. 1600x1000 (at least 320x240)");
     g.width = w;
     g.height = h;
-    const AssetLibrary lib = load_asset_library(assets_dir());
+    const AssetLibrary lib = load_library();
     std::optional<Scene> scene;
     if (!o->scene.empty()) {
       scene = load_scene_file(o->scene,
