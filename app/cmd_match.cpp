@@ -153,7 +153,7 @@ void add_match(CLI::App& root) {
     c->add_option("--seed", o->seed, "seed for virtual rolls");
     c->add_option("--journal", o->journal, "journal file (default: in the data folder)");
     c->callback([o] {
-      const AssetLibrary lib = load_asset_library(assets_dir());
+      const AssetLibrary lib = load_library();
       if (o->teams.empty() == o->figures.empty())
         throw UsageError("give either --teams or --figures");
       const MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")
@@ -339,7 +339,7 @@ void add_match(CLI::App& root) {
         if (match->seed() != o->seed)
           throw UsageError(fmt::format("{} was started with seed {}", o->journal, match->seed()));
       } else {
-        const AssetLibrary lib = load_asset_library(assets_dir());
+        const AssetLibrary lib = load_library();
         if (o->teams.empty() == o->figures.empty())
           throw UsageError("give either --teams or --figures");
         const MatchSetup setup = o->teams.empty()
