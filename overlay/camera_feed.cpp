@@ -87,11 +87,13 @@ void CameraFeed::run() {
       auto recorded = std::make_shared<std::vector<cv::Mat>>();
       for (int i = 0; i < std::min(options_.prerender_frames, frames) && !stop_; ++i)
         recorded->push_back(renderer->render(i));
+      // Frames rendered live repaint only what moved since the previous one (the demo camera).
+      auto live = std::make_shared<vision::LiveRenderer>(renderer);
       source = vision::open_generator(
           "synthetic " + scene.name,
-          [renderer, recorded, frames, fps = scene_fps](std::int64_t index, vision::Frame& frame) {
+          [live, recorded, frames, fps = scene_fps](std::int64_t index, vision::Frame& frame) {
             if (recorded->empty()) {
-              frame.image = renderer->render(index % frames);  // the scene loops
+              frame.image = live->render(index % frames);  // the scene loops
             } else {
               frame.image = (*recorded)[static_cast<std::size_t>(
                   index % static_cast<std::int64_t>(recorded->size()))];
