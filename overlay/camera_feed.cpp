@@ -79,10 +79,11 @@ void CameraFeed::run() {
     vision::BaseMap map;
     if (spec.kind == vision::SourceKind::kSynthetic) {
       vision::SceneSpec scene = vision::load_named_scene(spec.path, options_.assets_dir);
+      if (options_.stream_fps > 0) scene.fps = options_.stream_fps;  // sample the script finer
       renderer = std::make_shared<vision::SceneRenderer>(scene);
       plane = renderer->plane();
       map = vision::base_map_from_scene(scene);
-      scene_fps = options_.stream_fps > 0 ? options_.stream_fps : scene.fps;
+      scene_fps = scene.fps;
       const int frames = std::max(1, scene.frame_count());
       auto recorded = std::make_shared<std::vector<cv::Mat>>();
       for (int i = 0; i < std::min(options_.prerender_frames, frames) && !stop_; ++i)
