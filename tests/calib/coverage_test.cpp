@@ -25,7 +25,7 @@ TablePlane overhead(double px_per_cell) {
 }
 
 TEST(Coverage, OverheadCameraReadsEverywhereAboveTheLimit) {
-  const CoverageMap map = table_coverage(overhead(2.4), BaseTargetSpec{});
+  const TableCoverage map = table_coverage(overhead(2.4), BaseTargetSpec{});
   EXPECT_EQ(map.readable_share, 1.0);
   EXPECT_EQ(map.in_view_share, 1.0);
   for (const auto& cell : map.cells)
@@ -36,7 +36,7 @@ TEST(Coverage, OverheadCameraReadsEverywhereAboveTheLimit) {
 }
 
 TEST(Coverage, OverheadCameraBelowTheLimitSaysWhatWouldReach) {
-  const CoverageMap map = table_coverage(overhead(1.6), BaseTargetSpec{});
+  const TableCoverage map = table_coverage(overhead(1.6), BaseTargetSpec{});
   EXPECT_EQ(map.readable_share, 0.0);
   EXPECT_EQ(map.in_view_share, 1.0);
   // 2 px wanted, 1.6 got: a target 1.25 times larger, or 20 % closer.
@@ -52,7 +52,7 @@ TEST(Coverage, TargetsHalfOutOfThePictureAreNotCounted) {
   TablePlane plane = overhead(2.4);
   Intrinsics cam = plane.camera();
   cam.image_size = cv::Size(1280, 640);  // only the far half of the table (image top = far)
-  const CoverageMap map =
+  const TableCoverage map =
       table_coverage(TablePlane(cam, plane.pose(), plane.table()), BaseTargetSpec{});
   EXPECT_NEAR(map.in_view_share, 0.5, 0.05);
   EXPECT_NEAR(map.readable_by_third[2], 1.0, 1e-9);
@@ -73,7 +73,7 @@ TEST(Coverage, WebcamLosesTheFarEdgeFirst) {
   const cv::Vec3d target(30, 30, 0);
   const cv::Vec3d eye = target + 61 * cv::Vec3d(0, -std::cos(e), std::sin(e));
   const TablePlane plane(cam, look_at(eye, target, {0, 0, 1}), TableGeometry{60, 60});
-  const CoverageMap map = table_coverage(plane, BaseTargetSpec{});
+  const TableCoverage map = table_coverage(plane, BaseTargetSpec{});
   EXPECT_GT(map.readable_by_third[0], map.readable_by_third[2]);
   // Every spot's pixels per cell falls with depth along the middle of the table.
   for (int r = 1; r < map.rows; ++r) {
