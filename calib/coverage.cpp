@@ -54,8 +54,9 @@ double eighths_up(double in) {
 
 }  // namespace
 
-CoverageMap table_coverage(const TablePlane& plane, const BaseTargetSpec& target, double cell_in) {
-  CoverageMap map;
+TableCoverage table_coverage(const TablePlane& plane, const BaseTargetSpec& target,
+                             double cell_in) {
+  TableCoverage map;
   map.table = plane.table();
   map.target = target;
   map.image_size = plane.camera().image_size;
@@ -75,7 +76,7 @@ CoverageMap table_coverage(const TablePlane& plane, const BaseTargetSpec& target
   const cv::Point3d eye = plane.camera_position_in();
   for (int r = 0; r < map.rows; ++r) {
     for (int c = 0; c < map.cols; ++c) {
-      CoverageCell cell;
+      TableCoverageCell cell;
       cell.centre_in = {std::min(map.table.width_in, (c + 0.5) * cell_in),
                         std::min(map.table.depth_in, (r + 0.5) * cell_in)};
       const auto seen = px_per_cell_at(plane, target, cell.centre_in);
@@ -151,13 +152,13 @@ CoverageMap table_coverage(const TablePlane& plane, const BaseTargetSpec& target
   return map;
 }
 
-cv::Mat draw_coverage(const CoverageMap& map, int px_per_in) {
+cv::Mat draw_coverage(const TableCoverage& map, int px_per_in) {
   const int w = static_cast<int>(std::lround(map.table.width_in * px_per_in));
   const int h = static_cast<int>(std::lround(map.table.depth_in * px_per_in));
   cv::Mat out(h, w, CV_8UC3, cv::Scalar(60, 60, 60));
   for (int r = 0; r < map.rows; ++r) {
     for (int c = 0; c < map.cols; ++c) {
-      const CoverageCell& cell = map.at(c, r);
+      const TableCoverageCell& cell = map.at(c, r);
       cv::Scalar colour(110, 110, 110);  // out of view: grey
       if (cell.in_view) {
         if (!cell.readable)
