@@ -51,6 +51,9 @@ std::string export_report(const std::string& journal, const std::string& out_dir
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+// A synthetic camera delivers frames as often as a webcam does.
+constexpr double kWebcamFps = 30;
+
 bool run_demo_gui(const std::vector<std::string>& teams, std::uint64_t seed, int delay_ms) {
   const AssetLibrary lib = load_library();
   overlay::GuiOptions g;
@@ -62,6 +65,7 @@ bool run_demo_gui(const std::vector<std::string>& teams, std::uint64_t seed, int
     overlay::CameraFeedOptions cam;
     cam.source = "synthetic:demo";
     cam.assets_dir = assets_dir();
+    cam.stream_fps = kWebcamFps;
     g.camera = cam;
 #endif
   } else {
@@ -240,6 +244,7 @@ void add_gui(CLI::App& root) {
       cam.base_map = o->bases;
       cam.assets_dir = assets_dir();
       const bool synthetic = o->source.rfind("synthetic:", 0) == 0;
+      if (synthetic) cam.stream_fps = kWebcamFps;
       if (!synthetic && o->calib.empty())
         throw UsageError("--source " + o->source + " needs --calib FILE (the table registration)");
       if (!synthetic && o->bases.empty())

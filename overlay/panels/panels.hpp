@@ -187,6 +187,8 @@ class CalibrationPanel final : public Panel {
  private:
   /// Registering the table and saving the file, once the lens is calibrated.
   void draw_table_and_save(UiContext& ctx, const CalibrationSnapshot& snap);
+  /// Where the bases' markers can be read, from the registered pose, with advice in words.
+  void draw_coverage(UiContext& ctx, const calib::TableCoverage& map, float height);
 
   CalibrationFeedOptions options_;
   std::unique_ptr<CalibrationFeed> feed_;
