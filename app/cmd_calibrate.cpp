@@ -345,13 +345,6 @@ void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bo
                      {"readable_by_third", coverage.readable_by_third},
                      {"marker_needed_in", coverage.side_needed_in},
                      {"advice", coverage.advice}};
-    j["coverage"] = {{"base_marker_in", target.side_in},
-                     {"min_px_per_cell", target.min_px_per_cell},
-                     {"readable_share", coverage.readable_share},
-                     {"in_view_share", coverage.in_view_share},
-                     {"readable_by_third", coverage.readable_by_third},
-                     {"marker_needed_in", coverage.side_needed_in},
-                     {"advice", coverage.advice}};
     j["out"] = out;
     std::cout << j.dump() << "\n";
     return;
