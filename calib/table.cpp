@@ -370,10 +370,10 @@ std::optional<std::string> accuracy_problem(const AccuracyReport& report, double
   }
   if (report.p95_in > limit_in) {
     return fmt::format(
-        "95% of measurements would be off by up to {:.2f} in (the limit is {:.2f} in; RMS "
-        "{:.2f} in). Recalibrate the lens with more photos of the board, tilted and in every "
-        "part of the picture, or bring the camera closer",
-        report.p95_in, limit_in, report.rms_in);
+        "95% of measurements would be off by up to {:.2f} in (the limit is {:.2f} in). "
+        "Recalibrate the lens with more photos of the board, tilted and in every part of the "
+        "picture, or bring the camera closer",
+        report.p95_in, limit_in);
   }
   return std::nullopt;
 }
