@@ -21,12 +21,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// OpenCV's videoio (V4L2, GStreamer, FFmpeg) logs a warning on every failed open; a camera
-// retried twice a second would flood the terminal. Our own message says what went wrong, once.
-// A user who wants OpenCV's words sets OPENCV_LOG_LEVEL.
+// OpenCV's videoio logs on every failed open — a V4L2 warning for a camera, for a stream an
+// error from each backend it tries (GStreamer, image sequence) and FFmpeg's own line — so a
+// source retried twice a second would flood the terminal. Our own message says what went wrong,
+// once. A user who wants OpenCV's and FFmpeg's words sets OPENCV_LOG_LEVEL (and
+// OPENCV_FFMPEG_LOGLEVEL).
 void quiet_videoio_warnings() {
   if (std::getenv("OPENCV_LOG_LEVEL") == nullptr) {
-    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_ERROR);
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+  }
+  if (std::getenv("OPENCV_FFMPEG_LOGLEVEL") == nullptr &&
+      std::getenv("OPENCV_FFMPEG_DEBUG") == nullptr) {
+    ::setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET, read when FFmpeg starts
   }
 }
 

@@ -212,6 +212,16 @@ TEST(SetupCli, MissingCameraGivesUpOnceWhenFramesAreCounted) {
   EXPECT_LE(count_of(r.out, "could not be opened"), 1) << r.out;
   EXPECT_EQ(count_of(r.out, "WARN"), 0) << r.out;
   EXPECT_LE(count_of(r.out, "\n"), 3) << r.out;
+  // A stream that refuses the connection (loopback, closed port): every backend OpenCV tries
+  // and FFmpeg log their failure on each attempt; none of it reaches the terminal.
+  const CliRun s = duels("track --source rtsp://127.0.0.1:1/none --calib " + dir.file("cam.yml") +
+                             " --markerless --frames 1",
+                         true);
+  EXPECT_EQ(s.exit_code, 3) << s.out;
+  EXPECT_EQ(count_of(s.out, "gave up after 5 attempts"), 1) << s.out;
+  EXPECT_EQ(count_of(s.out, "ERROR"), 0) << s.out;
+  EXPECT_EQ(count_of(s.out, "Connection"), 0) << s.out;
+  EXPECT_LE(count_of(s.out, "\n"), 3) << s.out;
 }
 
 }  // namespace
