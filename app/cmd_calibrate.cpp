@@ -38,12 +38,17 @@ struct PatternOptions {
 };
 
 void add_pattern_options(CLI::App* cmd, PatternOptions& o) {
-  cmd->add_option("--pattern", o.pattern, "chessboard or charuco")->capture_default_str();
+  cmd->add_option("--pattern", o.pattern,
+                  "chessboard, charuco, circles (symmetric grid) or acircles (asymmetric grid)")
+      ->capture_default_str();
   cmd->add_option("--cols", o.cols,
                   "chessboard: inner corners across (where four squares meet); charuco: squares "
-                  "across");
-  cmd->add_option("--rows", o.rows, "chessboard: inner corners down; charuco: squares down");
-  cmd->add_option("--square", o.square, "square size with unit, e.g. 25mm or 1in");
+                  "across; circles/acircles: circles in one row");
+  cmd->add_option("--rows", o.rows,
+                  "chessboard: inner corners down; charuco: squares down; circles/acircles: rows");
+  cmd->add_option("--square", o.square,
+                  "square size with unit, e.g. 25mm or 1in; circles: centre spacing in a row; "
+                  "acircles: spacing between rows (OpenCV's convention)");
   cmd->add_option("--marker", o.marker, "charuco: marker size with unit, e.g. 18mm");
   cmd->add_option("--dict", o.dict, "charuco: ArUco dictionary")->capture_default_str();
 }
@@ -60,17 +65,30 @@ double length_mm(const std::string& text, const char* flag) {
 calib::PatternSpec pattern_from(const PatternOptions& o) {
   calib::PatternSpec spec;
   const auto kind = calib::parse_pattern_kind(o.pattern);
-  if (!kind)
-    throw UsageError(fmt::format("--pattern is chessboard or charuco, not '{}'", o.pattern));
+  if (!kind) {
+    throw UsageError(
+        fmt::format("--pattern is chessboard, charuco, circles or acircles, not '{}'", o.pattern));
+  }
   spec.kind = *kind;
   if (o.cols <= 0 || o.rows <= 0) {
-    throw UsageError(spec.kind == calib::PatternKind::kChessboard
-                         ? "give the board's inner corners with --cols and --rows (e.g. 9 and 6)"
-                         : "give the board's squares with --cols and --rows (e.g. 5 and 7)");
+    switch (spec.kind) {
+      case calib::PatternKind::kChessboard:
+        throw UsageError("give the board's inner corners with --cols and --rows (e.g. 9 and 6)");
+      case calib::PatternKind::kCharuco:
+        throw UsageError("give the board's squares with --cols and --rows (e.g. 5 and 7)");
+      case calib::PatternKind::kCircles:
+      case calib::PatternKind::kAsymmetricCircles:
+        throw UsageError(
+            "give the circles in one row with --cols and the rows with --rows (e.g. 4 and 11)");
+    }
   }
   spec.cols = o.cols;
   spec.rows = o.rows;
-  if (o.square.empty()) throw UsageError("give the square size with --square, e.g. 25mm");
+  if (o.square.empty()) {
+    throw UsageError(calib::is_circle_grid(spec.kind)
+                         ? "give the circle spacing with --square, e.g. 20mm"
+                         : "give the square size with --square, e.g. 25mm");
+  }
   spec.square_mm = length_mm(o.square, "--square");
   if (spec.kind == calib::PatternKind::kCharuco) {
     if (o.marker.empty()) throw UsageError("a ChArUco board needs --marker, e.g. 18mm");
@@ -171,6 +189,7 @@ calib::CalibrationResult run_live(calib::FrameSource& source, const calib::Patte
 
 void print_calibration(const calib::CameraFile& file, const calib::CalibrationResult& r,
                        const std::vector<calib::Miss>& misses,
+                       const std::vector<calib::Miss>& skipped,
                        const std::vector<calib::DroppedView>& notes, const std::string& out,
                        bool json) {
   const calib::Intrinsics& k = r.intrinsics;
@@ -191,6 +210,9 @@ void print_calibration(const calib::CameraFile& file, const calib::CalibrationRe
     j["no_board"] = nlohmann::json::array();
     for (const auto& m : misses)
       j["no_board"].push_back({{"name", m.name}, {"reason", m.reason}});
+    j["skipped"] = nlohmann::json::array();
+    for (const auto& m : skipped)
+      j["skipped"].push_back({{"name", m.name}, {"reason", m.reason}});
     j["notes"] = nlohmann::json::array();
     for (const auto& n : notes)
       j["notes"].push_back(n.reason);
@@ -214,6 +236,8 @@ void print_calibration(const calib::CameraFile& file, const calib::CalibrationRe
     std::cout << fmt::format("  not used: {}: {}\n", d.name, d.reason);
   for (const auto& m : misses)
     std::cout << fmt::format("  no board: {}: {}\n", m.name, m.reason);
+  for (const auto& m : skipped)
+    std::cout << fmt::format("  skipped: {}: {}\n", m.name, m.reason);
   for (const auto& n : notes)
     std::cout << fmt::format("  note: {}\n", n.reason);
   std::cout << fmt::format("wrote {}\n", out);
@@ -243,6 +267,7 @@ struct TableOptions {
   int max_frames = 0;
   int samples = 200;
   std::string base_marker = "1in";
+  std::string max_error = "0.5in";
 };
 
 calib::TableGeometry table_from(const std::string& text) {
@@ -278,8 +303,10 @@ void check_frame_size(const cv::Mat& frame, const calib::Intrinsics& cam, const 
   }
 }
 
+// The registration with its expected error; refused (nothing written) when that error makes
+// the set-up useless for measuring, with the reason.
 calib::TableRecord record_of(const calib::Registration& reg, const calib::CameraFile& file,
-                             int samples) {
+                             int samples, double max_error_in, const std::string& source) {
   calib::TableRecord t;
   t.table = reg.plane.table();
   t.table_to_camera = reg.plane.pose();
@@ -291,6 +318,9 @@ calib::TableRecord record_of(const calib::Registration& reg, const calib::Camera
   options.samples = samples;
   t.accuracy = calib::estimate_accuracy(reg.plane, file.covariance, reg.points,
                                         calib::registration_noise_px(reg), options);
+  if (const auto problem = calib::accuracy_problem(*t.accuracy, max_error_in)) {
+    throw DataException({source, 0, "", "a set-up that can measure the table: " + *problem});
+  }
   return t;
 }
 
@@ -317,15 +347,50 @@ void print_coverage(const calib::TableCoverage& map) {
     std::cout << "  " << advice << "\n";
 }
 
+// The markers of the layout the registration did not use ("" when it used them all or came
+// from a board), e.g. "2 (far-right)".
+std::string missing_markers(const calib::TableCorrespondences& points,
+                            const calib::MarkerLayout* layout) {
+  if (layout == nullptr || points.marker_ids.empty()) return "";
+  static constexpr const char* kCorners[] = {"near-left", "near-right", "far-right", "far-left"};
+  std::string out;
+  for (std::size_t i = 0; i < layout->markers.size(); ++i) {
+    const int id = layout->markers[i].id;
+    if (std::find(points.marker_ids.begin(), points.marker_ids.end(), id) !=
+        points.marker_ids.end()) {
+      continue;
+    }
+    out += (out.empty() ? "" : ", ") + std::to_string(id);
+    if (layout->markers.size() == 4) out += fmt::format(" ({})", kCorners[i]);
+  }
+  return out;
+}
+
 void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bool has_covariance,
-                 const std::string& out, bool json, const calib::BaseTargetSpec& target) {
+                 const calib::MarkerLayout* layout, const std::string& out, bool json,
+                 const calib::BaseTargetSpec& target) {
   const cv::Point3d c = plane.camera_position_in();
   const calib::AccuracyReport& a = *t.accuracy;
   const calib::TableCoverage coverage = calib::table_coverage(plane, target, 1.0);
+  const std::string missing = missing_markers(t.points, layout);
+  const std::size_t used = t.points.marker_ids.size();
+  const std::size_t laid = layout == nullptr ? 0 : layout->markers.size();
+  // An edge whose points are all out of view has no error to report.
+  auto edge_in_view = [&](int row) {
+    for (int col = 0; col < a.grid; ++col) {
+      if (a.cell_draws[static_cast<std::size_t>(row * a.grid + col)] > 0) return true;
+    }
+    return false;
+  };
   if (json) {
     nlohmann::json j;
     j["method"] = t.method;
     j["points"] = t.points.table_in.size();
+    if (laid > 0 && used > 0) {
+      j["markers_used"] = used;
+      j["markers_in_layout"] = laid;
+      if (!missing.empty()) j["markers_missing"] = missing;
+    }
     j["rms_px"] = t.rms_px;
     j["table_in"] = {t.table.width_in, t.table.depth_in};
     j["camera_position_in"] = {c.x, c.y, c.z};
@@ -333,11 +398,22 @@ void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bo
     j["rvec"] = {t.table_to_camera.rvec[0], t.table_to_camera.rvec[1], t.table_to_camera.rvec[2]};
     j["tvec_in"] = {t.table_to_camera.tvec[0], t.table_to_camera.tvec[1],
                     t.table_to_camera.tvec[2]};
-    j["accuracy"] = {{"rms_in", a.rms_in},           {"p95_in", a.p95_in},
-                     {"max_in", a.max_in},           {"near_rms_in", a.near_rms_in},
-                     {"far_rms_in", a.far_rms_in},   {"grid", a.grid},
-                     {"cell_rms_in", a.cell_rms_in}, {"visible_fraction", a.visible_fraction},
-                     {"samples", a.samples},         {"intrinsics_uncertainty", has_covariance}};
+    // Cells out of view are null, never a 0 error.
+    nlohmann::json cells = nlohmann::json::array();
+    for (std::size_t k = 0; k < a.cell_rms_in.size(); ++k) {
+      cells.push_back(a.cell_draws[k] > 0 ? nlohmann::json(a.cell_rms_in[k]) : nlohmann::json());
+    }
+    j["accuracy"] = {
+        {"rms_in", a.rms_in},
+        {"p95_in", a.p95_in},
+        {"max_in", a.max_in},
+        {"near_rms_in", edge_in_view(0) ? nlohmann::json(a.near_rms_in) : nullptr},
+        {"far_rms_in", edge_in_view(a.grid - 1) ? nlohmann::json(a.far_rms_in) : nullptr},
+        {"grid", a.grid},
+        {"cell_rms_in", cells},
+        {"visible_fraction", a.visible_fraction},
+        {"samples", a.samples},
+        {"intrinsics_uncertainty", has_covariance}};
     j["coverage"] = {{"base_marker_in", target.side_in},
                      {"min_px_per_cell", target.min_px_per_cell},
                      {"readable_share", coverage.readable_share},
@@ -352,6 +428,12 @@ void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bo
   std::cout << fmt::format("table {}x{} in registered from {}: {} points, RMS {:.3f} px\n",
                            t.table.width_in, t.table.depth_in, t.method, t.points.table_in.size(),
                            t.rms_px);
+  if (!missing.empty()) {
+    std::cout << fmt::format(
+        "note: only {} of the {} markers were used (not seen: {}); the pose rests on fewer "
+        "points, so check the error below, or make every marker visible and register again\n",
+        used, laid, missing);
+  }
   std::cout << fmt::format(
       "camera {:.1f} in above the table, over ({:.1f}, {:.1f}), tilted {:.0f} "
       "degrees from straight down\n",
@@ -362,15 +444,18 @@ void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bo
                                             "in the file");
   std::cout << fmt::format("  RMS {:.3f} in   95% under {:.3f} in   worst {:.3f} in\n", a.rms_in,
                            a.p95_in, a.max_in);
-  std::cout << fmt::format(
-      "  near edge {:.3f} in   far edge {:.3f} in   ({:.0f}% of the table in "
-      "view)\n",
-      a.near_rms_in, a.far_rms_in, 100 * a.visible_fraction);
-  std::cout << "  map, RMS inches (far edge on top):\n";
+  auto edge = [&](int row, double rms) {
+    return edge_in_view(row) ? fmt::format("{:.3f} in", rms) : std::string("out of view");
+  };
+  std::cout << fmt::format("  near edge {}   far edge {}   ({:.0f}% of the table in view)\n",
+                           edge(0, a.near_rms_in), edge(a.grid - 1, a.far_rms_in),
+                           100 * a.visible_fraction);
+  std::cout << "  map, RMS inches (far edge on top; ----- = out of the camera's view):\n";
   for (int r = a.grid - 1; r >= 0; r -= 2) {
     std::string line = "   ";
     for (int col = 0; col < a.grid; col += 2) {
-      line += fmt::format(" {:.3f}", a.cell_rms_in[static_cast<std::size_t>(r * a.grid + col)]);
+      const auto k = static_cast<std::size_t>(r * a.grid + col);
+      line += a.cell_draws[k] > 0 ? fmt::format(" {:.3f}", a.cell_rms_in[k]) : " -----";
     }
     std::cout << line << "\n";
   }
@@ -429,6 +514,9 @@ void add_table(CLI::App* parent) {
   cmd->add_option("--max-frames", o->max_frames, "video/camera: stop after this many frames");
   cmd->add_option("--samples", o->samples, "Monte-Carlo draws for the accuracy estimate")
       ->capture_default_str();
+  cmd->add_option("--max-error", o->max_error,
+                  "refuse a set-up whose expected error (95% of measurements) is larger")
+      ->capture_default_str();
   board->excludes(video)->excludes(camera);
   cmd->callback([o] {
     const int sources =
@@ -440,11 +528,14 @@ void add_table(CLI::App* parent) {
     const std::string out = o->out.empty() ? o->camera_file : o->out;
     calib::TableGeometry table = table_from(o->table);
     const bool has_cov = !file.covariance.empty();
+    const double max_error_in = length_mm(o->max_error, "--max-error") / calib::kMmPerInch;
+    if (!(max_error_in > 0)) throw UsageError("--max-error must be more than 0, e.g. 0.5in");
     if (!o->image.empty()) {
       const cv::Mat photo = cv::imread(o->image);
       if (photo.empty()) throw DataException({o->image, 0, "--image", "a readable image file"});
       check_frame_size(photo, file.intrinsics, o->image);
       calib::TableCorrespondences points;
+      std::optional<calib::MarkerLayout> layout;
       if (o->board) {
         const calib::PatternSpec spec = pattern_from(o->pattern);
         const auto corner = calib::parse_number_pair(o->board_corner);
@@ -456,22 +547,23 @@ void add_table(CLI::App* parent) {
         points = calib::board_correspondences(*view, spec,
                                               {{corner->first, corner->second}, o->board_angle});
       } else {
-        const calib::MarkerLayout layout = layout_from(*o, table);
-        const auto found = calib::detect_markers(photo, layout.dictionary);
+        layout = layout_from(*o, table);
+        const auto found = calib::detect_markers(photo, layout->dictionary);
         if (!found) throw UsageError(found.error());
-        points = calib::marker_correspondences(*found, layout);
+        points = calib::marker_correspondences(*found, *layout);
         if (points.table_in.size() < 8) {
           throw DataException(
               {o->image, 0, "--image",
                fmt::format("a photo showing at least 2 of the {} table markers ({}; found {})",
-                           layout.markers.size(), layout.dictionary, points.method)});
+                           layout->markers.size(), layout->dictionary, points.method)});
         }
       }
       const auto reg = calib::register_table(file.intrinsics, points, table);
       if (!reg) throw DataException({o->image, 0, "--image", reg.error()});
-      file.table = record_of(*reg, file, o->samples);
+      file.table = record_of(*reg, file, o->samples, max_error_in, o->image);
       calib::write_camera_file(out, file);
-      print_table(*file.table, reg->plane, has_cov, out, o->json, target);
+      print_table(*file.table, reg->plane, has_cov, layout ? &*layout : nullptr, out, o->json,
+                  target);
       return;
     }
     // Video or live camera: the tracker registers once the camera is still, and with --watch
@@ -495,7 +587,7 @@ void add_table(CLI::App* parent) {
         last = s.message;
       }
       if (s.relocked) {
-        file.table = record_of(*tracker.reference(), file, o->samples);
+        file.table = record_of(*tracker.reference(), file, o->samples, max_error_in, source.name());
         calib::write_camera_file(out, file);
         written = true;
         if (!o->watch) break;
@@ -508,7 +600,7 @@ void add_table(CLI::App* parent) {
                                        "camera still ({} frames read; last: {})",
                                        frames, last)});
     }
-    print_table(*file.table, tracker.reference()->plane, has_cov, out, o->json, target);
+    print_table(*file.table, tracker.reference()->plane, has_cov, &layout, out, o->json, target);
   });
 }
 
@@ -618,6 +710,7 @@ void add_calibrate(CLI::App& root) {
     const calib::PatternSpec spec = pattern_from(o->pattern);
     calib::CalibrationResult result;
     std::vector<calib::Miss> misses;
+    std::vector<calib::Miss> skipped;
     std::vector<calib::DroppedView> notes;
     if (!o->images.empty()) {
       calib::CalibrationOptions options;
@@ -625,6 +718,7 @@ void add_calibrate(CLI::App& root) {
       auto folder = calib::calibrate_folder(o->images, spec, options);
       result = std::move(folder.result);
       misses = std::move(folder.detections.misses);
+      skipped = std::move(folder.detections.skipped);
     } else {
       auto source =
           o->camera ? calib::FrameSource::camera(*o->camera) : calib::FrameSource::video(o->video);
@@ -632,7 +726,7 @@ void add_calibrate(CLI::App& root) {
     }
     const calib::CameraFile file = calib::camera_file_from(result, spec, calib::now_iso8601());
     calib::write_camera_file(o->out, file);
-    print_calibration(file, result, misses, notes, o->out, o->json);
+    print_calibration(file, result, misses, skipped, notes, o->out, o->json);
   });
 }
 

@@ -12,6 +12,7 @@
 #include "dice/notation.hpp"
 #include "dice/roller.hpp"
 #include "duels/autoplay.hpp"
+#include "duels/loadout.hpp"
 #include "duels/serialize.hpp"
 #include "match/duels_match.hpp"
 #include "match/index.hpp"
@@ -42,6 +43,27 @@ void update_index(const std::string& journal) {
     std::cerr << "note: the match index was not updated (" << e.what() << ")\n";
   }
 }
+
+// The set-up asked for with --teams or --figures. A set-up the rules refuse (one team, gear
+// twice, too many points) is the command line's mistake, so the error cites the flag, not
+// line 1 of a journal that is never written.
+MatchSetup setup_from_flags(const std::vector<std::string>& teams,
+                            const std::vector<std::string>& figures) {
+  if (teams.empty() == figures.empty()) throw UsageError("give either --teams or --figures");
+  const AssetLibrary lib = load_library();
+  const char* flag = teams.empty() ? "--figures" : "--teams";
+  const MatchSetup setup =
+      teams.empty() ? setup_from_loadouts(lib, figures, flag) : setup_from_teams(lib, teams);
+  if (auto g = new_game(setup); !g) {
+    throw DataException({"<command line>", 0, flag,
+                         fmt::format("a set-up the rules allow ({})", g.error().reason)});
+  }
+  return setup;
+}
+
+constexpr const char* kFiguresHelp =
+    "one team per value: FIGURE[+GEAR…], several figures of a team joined by ';' "
+    "(\"Razor+stim-patch;Hex\"); values comma-separated or repeated";
 
 void print_state(const GameState& s, std::ostream& out) {
   out << fmt::format("Round {} · {}\n", s.round, phase_name(s.phase));
@@ -148,16 +170,11 @@ void add_match(CLI::App& root) {
     auto* c = m->add_subcommand("new", "Start a match journal");
     c->add_option("--teams", o->teams, "sample teams from assets/teams, comma-separated")
         ->delimiter(',');
-    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")
-        ->delimiter(',');
+    c->add_option("--figures", o->figures, kFiguresHelp)->delimiter(',');
     c->add_option("--seed", o->seed, "seed for virtual rolls");
     c->add_option("--journal", o->journal, "journal file (default: in the data folder)");
     c->callback([o] {
-      const AssetLibrary lib = load_library();
-      if (o->teams.empty() == o->figures.empty())
-        throw UsageError("give either --teams or --figures");
-      const MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")
-                                                : setup_from_teams(lib, o->teams);
+      const MatchSetup setup = setup_from_flags(o->teams, o->figures);
       const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
       const std::string path = o->journal.empty() ? default_journal_path(seed) : o->journal;
       if (fs::exists(path))
@@ -325,8 +342,7 @@ void add_match(CLI::App& root) {
     auto* c = m->add_subcommand(
         "autoplay",
         "Both sides played by the built-in opponent, into a journal (resumes if it exists)");
-    c->add_option("--figures", o->figures, "one figure per team: FIGURE[+GEAR…], comma-separated")
-        ->delimiter(',');
+    c->add_option("--figures", o->figures, kFiguresHelp)->delimiter(',');
     c->add_option("--teams", o->teams, "sample teams, comma-separated")->delimiter(',');
     c->add_option("--seed", o->seed, "seed: the same seed plays the same match")->required();
     c->add_option("--journal", o->journal, "journal file")->required();
@@ -339,13 +355,8 @@ void add_match(CLI::App& root) {
         if (match->seed() != o->seed)
           throw UsageError(fmt::format("{} was started with seed {}", o->journal, match->seed()));
       } else {
-        const AssetLibrary lib = load_library();
-        if (o->teams.empty() == o->figures.empty())
-          throw UsageError("give either --teams or --figures");
-        const MatchSetup setup = o->teams.empty()
-                                     ? setup_from_loadouts(lib, o->figures, "--figures")
-                                     : setup_from_teams(lib, o->teams);
-        match.emplace(DuelsMatch::create(o->journal, setup, o->seed));
+        match.emplace(
+            DuelsMatch::create(o->journal, setup_from_flags(o->teams, o->figures), o->seed));
       }
       AutoPlayer ai(o->seed);
       ai.set_step(match->history().steps.size());

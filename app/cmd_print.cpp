@@ -72,11 +72,14 @@ void add_print(CLI::App& root) {
       "board",
       "A calibration board: `duels print board --pattern charuco --paper letter --out "
       "board.pdf`");
-  board->add_option("--pattern", b->pattern, "charuco or chessboard")->capture_default_str();
+  board->add_option("--pattern", b->pattern, "charuco, chessboard, circles or acircles")
+      ->capture_default_str();
   board->add_option("--cols", b->cols,
-                    "chessboard: inner corners across (default 9); charuco: squares (default 5)");
+                    "chessboard: inner corners across (default 9); charuco: squares (default 5); "
+                    "circles: per row (default 7; acircles 4)");
   board->add_option("--rows", b->rows,
-                    "chessboard: inner corners down (default 6); charuco: squares (default 7)");
+                    "chessboard: inner corners down (default 6); charuco: squares (default 7); "
+                    "circles: rows (default 6; acircles 11)");
   board->add_option("--square", b->square, "square size, e.g. 30mm (default: largest that fits)");
   board->add_option("--marker", b->marker, "charuco marker size (default: 3/4 of the square)");
   board->add_option("--dict", b->dict, "charuco ArUco dictionary")->capture_default_str();
@@ -87,12 +90,32 @@ void add_print(CLI::App& root) {
   board->callback([b] {
     calib::PatternSpec spec;
     const auto kind = calib::parse_pattern_kind(b->pattern);
-    if (!kind)
-      throw UsageError(fmt::format("--pattern is charuco or chessboard, not '{}'", b->pattern));
+    if (!kind) {
+      throw UsageError(fmt::format(
+          "--pattern is charuco, chessboard, circles or acircles, not '{}'", b->pattern));
+    }
     spec.kind = *kind;
-    const bool chess = spec.kind == calib::PatternKind::kChessboard;
-    spec.cols = b->cols > 0 ? b->cols : (chess ? 9 : 5);
-    spec.rows = b->rows > 0 ? b->rows : (chess ? 6 : 7);
+    // Defaults: OpenCV's sample boards (9x6 chessboard, 4x11 asymmetric circles).
+    int cols = 5;
+    int rows = 7;
+    switch (spec.kind) {
+      case calib::PatternKind::kChessboard:
+        cols = 9;
+        rows = 6;
+        break;
+      case calib::PatternKind::kCharuco:
+        break;
+      case calib::PatternKind::kCircles:
+        cols = 7;
+        rows = 6;
+        break;
+      case calib::PatternKind::kAsymmetricCircles:
+        cols = 4;
+        rows = 11;
+        break;
+    }
+    spec.cols = b->cols > 0 ? b->cols : cols;
+    spec.rows = b->rows > 0 ? b->rows : rows;
     spec.dictionary = b->dict;
     const calib::Paper paper = paper_from(b->paper);
     if (b->square.empty()) {

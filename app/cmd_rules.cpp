@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/cli_util.hpp"
 #include "app/command.hpp"
@@ -28,7 +29,72 @@ struct AttackOpts {
   std::vector<std::string> shields;
   std::vector<std::string> bonus;
   bool json = false;
+  // Optional: the figures whose colour rules the dice must follow.
+  std::string attacker;
+  std::string target;
+  std::optional<double> gap;
+  std::optional<double> chord;
 };
+
+const FigureDef& figure_or_throw(const AssetLibrary& lib, const std::string& name,
+                                 const char* flag) {
+  const FigureDef* f = lib.find_figure(name);
+  if (f == nullptr) {
+    std::string known;
+    for (const auto& [n, def] : lib.figures)
+      known += (known.empty() ? "" : ", ") + n;
+    throw DataException(
+        {"<command line>", 0, flag, fmt::format("a known figure ({}), not '{}'", known, name)});
+  }
+  return *f;
+}
+
+// The chord is measured through the attacker's base, so it can't be longer than the base.
+double chord_or_throw(const FigureDef& attacker, std::optional<double> chord) {
+  if (!chord) return attacker.base_diameter_in;
+  if (!(*chord > 0) || *chord > attacker.base_diameter_in + 1e-9) {
+    throw DataException({"<command line>", 0, "--chord",
+                         fmt::format("a chord through {}'s base: more than 0 and at most its "
+                                     "diameter {:.2f}\" (not {})",
+                                     attacker.name, attacker.base_diameter_in, *chord)});
+  }
+  return *chord;
+}
+
+// With --attacker / --target given, the dice must follow those figures' colour rules: attack
+// dice need a track on the attacker's tape that reaches the gap, dodges are white or yellow
+// (black or red joining). Without --gap the range is not checked (the gap is taken as 0).
+void check_against_figures(const AttackOpts& o, const std::vector<dice::Die>& attack,
+                           const std::vector<dice::Die>& dodge) {
+  if (o.attacker.empty() && (o.gap || o.chord)) {
+    throw UsageError("--gap and --chord check the attack dice's range: give --attacker too");
+  }
+  if (o.gap && (!(*o.gap >= 0) || *o.gap > 500)) {
+    throw DataException({"<command line>", 0, "--gap",
+                         fmt::format("an edge-to-edge gap from 0 to 500 inches, not {}", *o.gap)});
+  }
+  if (o.attacker.empty() && o.target.empty()) return;
+  const AssetLibrary lib = load_library();
+  if (!o.attacker.empty()) {
+    FigureState a;
+    a.def = figure_or_throw(lib, o.attacker, "--attacker");
+    const double chord = chord_or_throw(a.def, o.chord);
+    if (!attack.empty()) {
+      if (auto r = check_roll_colours(a, attack, RollPurpose::Attack, o.gap.value_or(0), chord))
+        throw IllegalAction(
+            fmt::format("{} can't roll {}: {}", a.def.name, dice::to_notation(attack), r->reason));
+    }
+  }
+  if (!o.target.empty()) {
+    FigureState t;
+    t.def = figure_or_throw(lib, o.target, "--target");
+    if (!dodge.empty()) {
+      if (auto r = check_roll_colours(t, dodge, RollPurpose::Dodge))
+        throw IllegalAction(fmt::format("{} can't dodge with {}: {}", t.def.name,
+                                        dice::to_notation(dodge), r->reason));
+    }
+  }
+}
 
 void add_common(CLI::App* cmd, AttackOpts& o, const char* attack_help, const char* dodge_help) {
   cmd->add_option("--weapon", o.weapon, "attacker's Weapon dial value")->required();
@@ -41,6 +107,13 @@ void add_common(CLI::App* cmd, AttackOpts& o, const char* attack_help, const cha
   cmd->add_option("--bonus", o.bonus, "attacker's damage bonus COLOUR:N; repeat for several")
       ->expected(1, -1);
   cmd->add_flag("--json", o.json, "print JSON");
+  cmd->add_option("--attacker", o.attacker,
+                  "attacking figure: its tape decides which attack dice are legal");
+  cmd->add_option("--target", o.target, "defending figure: its dodge dice are checked");
+  cmd->add_option("--gap", o.gap,
+                  "with --attacker: edge-to-edge gap in inches (attack dice must reach it)");
+  cmd->add_option("--chord", o.chord,
+                  "with --attacker: its chord along the line of fire (default: base diameter)");
 }
 
 void add_resolve(CLI::App& root) {
@@ -64,6 +137,14 @@ void add_resolve(CLI::App& root) {
       in.bonus_choice = parse_colour_args({*bonus_choice}, "--bonus-choice").front();
     if (in.attack.empty())
       throw UsageError("--attack needs at least one die: you must roll to attack");
+    {
+      std::vector<dice::Die> attack, dodge;
+      for (const auto& r : in.attack)
+        attack.push_back(r.die);
+      for (const auto& r : in.dodge)
+        dodge.push_back(r.die);
+      check_against_figures(*o, attack, dodge);
+    }
     const AttackResult r = resolve_attack(in);
     if (in.bonus_choice && r.hit && r.bonus_colour != in.bonus_choice) {
       throw IllegalAction(fmt::format("no {} bonus applies: no damaging {} die carries a bonus",
@@ -93,6 +174,7 @@ OddsQuery query_of(const AttackOpts& o) {
   if (q.dodge.size() > kMaxOddsDodgeDice) {
     throw UsageError(fmt::format("at most {} dodge dice", kMaxOddsDodgeDice));
   }
+  check_against_figures(o, q.attack, q.dodge);
   return q;
 }
 
@@ -178,26 +260,34 @@ void add_advise(CLI::App& root) {
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->callback([o] {
     const AssetLibrary lib = load_library();
-    const FigureDef* a = lib.find_figure(o->attacker);
-    const FigureDef* t = lib.find_figure(o->target);
-    if (a == nullptr)
-      throw DataException({"<command line>", 0, "--attacker",
-                           fmt::format("a known figure, not '{}'", o->attacker)});
-    if (t == nullptr)
-      throw DataException(
-          {"<command line>", 0, "--target", fmt::format("a known figure, not '{}'", o->target)});
+    const FigureDef* a = &figure_or_throw(lib, o->attacker, "--attacker");
+    const FigureDef* t = &figure_or_throw(lib, o->target, "--target");
     auto ctx = std::make_unique<AdviseContext>();
     ctx->attacker.def = *a;
     ctx->defender.def = *t;
+    int gear_points = 0;
     for (const auto& id : o->target_gear) {
       const GearDef* g = lib.find_gear(id);
       if (g == nullptr)
         throw DataException(
             {"<command line>", 0, "--target-gear", fmt::format("a known gear id, not '{}'", id)});
+      for (const auto& carried : ctx->defender.gear) {
+        if (carried.def.id == g->id) {
+          throw DataException({"<command line>", 0, "--target-gear",
+                               fmt::format("each gear once ({} carries '{}' twice)", t->name, id)});
+        }
+      }
+      gear_points += g->points;
       ctx->defender.gear.push_back({*g, false});
     }
+    // The same limits as a match's set-up (duels/engine.cpp new_game).
+    if (gear_points > kMaxGearPoints) {
+      throw DataException({"<command line>", 0, "--target-gear",
+                           fmt::format("at most {} points of gear for {} (these are {})",
+                                       kMaxGearPoints, t->name, gear_points)});
+    }
     ctx->gap_in = o->gap;
-    ctx->chord_in = o->chord.value_or(a->base_diameter_in);
+    ctx->chord_in = chord_or_throw(*a, o->chord);
     OddsQuery base;
     base.weapon = ctx->attacker.value(DialKind::Weapon);
     base.body = ctx->defender.value(DialKind::Body);

@@ -69,6 +69,7 @@ void add_track(CLI::App& root) {
     std::string calib;
     std::string bases;
     std::optional<int> frames;
+    std::optional<int> retries;
     bool loop = false;
     bool aruco3 = false;
     bool json = false;
@@ -100,6 +101,10 @@ void add_track(CLI::App& root) {
   cmd->add_option("--bases", opts->bases,
                   "marker → base map (YAML; synthetic sources default to the scene's bases)");
   cmd->add_option("--frames", opts->frames, "stop after N frames")->check(CLI::PositiveNumber);
+  cmd->add_option("--retries", opts->retries,
+                  "cameras/streams: attempts to open before giving up (default: 5 with --frames, "
+                  "else keep trying, so a camera plugged in late is picked up)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--loop", opts->loop, "start videos and folders again at their end");
   cmd->add_flag("--aruco3", opts->aruco3, "use OpenCV's faster ArUco3 detection");
   cmd->add_flag("--json", opts->json, "one JSON line per frame");
@@ -107,6 +112,12 @@ void add_track(CLI::App& root) {
     const vision::SourceSpec spec = vision::parse_source_spec(opts->source);
     vision::SourceOptions source_options;
     source_options.loop = opts->loop;
+    // With --frames the run is meant to end: a camera that never opens must not hang it.
+    if (opts->retries) {
+      source_options.retry_attempts = *opts->retries;
+    } else if (opts->frames) {
+      source_options.retry_attempts = 5;
+    }
     std::unique_ptr<vision::Source> source;
     std::unique_ptr<vision::SceneRenderer> renderer;
     std::optional<calib::TablePlane> plane;
@@ -202,6 +213,11 @@ void add_track(CLI::App& root) {
       ++done;
     }
     const auto& stats = source->stats();
+    if (stats.gave_up && done == 0) {
+      throw DataException({source->name(), 0, "--source",
+                           fmt::format("a camera or stream that opens ({})", stats.last_problem)});
+    }
+    if (stats.gave_up) std::cerr << stats.last_problem << "\n";
     if (stats.decode_failures > 0 || stats.reconnects > 0) {
       std::cerr << fmt::format("{}: {} frames, {} undecodable (skipped), {} reconnects\n",
                                source->name(), stats.delivered, stats.decode_failures,

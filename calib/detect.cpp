@@ -5,6 +5,7 @@
 #include <opencv2/aruco.hpp>
 #include <opencv2/aruco/charuco.hpp>
 #include <opencv2/calib3d.hpp>
+#include <opencv2/features2d.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -253,6 +254,122 @@ Expected<BoardView, std::string> detect_charuco(const cv::Mat& gray, const Patte
   return view;
 }
 
+// findCirclesGrid happily finds a 6x6 grid inside a 7x6 one. Where a bigger board would have
+// its next row or column of circles (mapped through the homography of the grid found), look for
+// blobs: most of a side's places taken means the grid goes on.
+bool circles_continue_beyond(const cv::Mat& gray, const PatternSpec& spec,
+                             const std::vector<cv::Point2f>& centres,
+                             cv::SimpleBlobDetector& blobs) {
+  const cv::Size n = inner_corners(spec);
+  const auto board = board_corners_mm(spec);
+  std::vector<cv::Point2f> plane;
+  for (const auto& p : board)
+    plane.emplace_back(p.x, p.y);
+  const cv::Mat h = cv::findHomography(plane, centres);
+  if (h.empty()) return false;
+  std::vector<cv::KeyPoint> keypoints;
+  blobs.detect(gray, keypoints);
+  // Half the smallest distance between found neighbours: a blob that close to a predicted
+  // place is a circle there.
+  double spacing = std::numeric_limits<double>::max();
+  for (std::size_t i = 0; i + 1 < centres.size(); ++i) {
+    for (std::size_t j = i + 1; j < centres.size(); ++j)
+      spacing = std::min(spacing, static_cast<double>(cv::norm(centres[i] - centres[j])));
+  }
+  const double near = 0.35 * spacing;
+  const double s = spec.square_mm;
+  const bool asymmetric = spec.kind == PatternKind::kAsymmetricCircles;
+  auto taken = [&](const std::vector<cv::Point2f>& places) {
+    std::vector<cv::Point2f> image;
+    cv::perspectiveTransform(places, image, h);
+    int hits = 0;
+    for (const auto& q : image) {
+      for (const auto& k : keypoints) {
+        if (cv::norm(k.pt - q) < near) {
+          ++hits;
+          break;
+        }
+      }
+    }
+    return places.size() >= 3 && hits >= 0.8 * static_cast<double>(places.size());
+  };
+  // Board x of circle c in row r (any integers, also outside the grid).
+  auto x_of = [&](int r, int c) {
+    return static_cast<float>((asymmetric ? 2 * c + ((r % 2) + 2) % 2 : c) * s);
+  };
+  std::vector<cv::Point2f> top, bottom, left, right;
+  for (int c = 0; c < n.width; ++c) {
+    top.emplace_back(x_of(-1, c), static_cast<float>(-s));
+    bottom.emplace_back(x_of(n.height, c), static_cast<float>(n.height * s));
+  }
+  for (int r = 0; r < n.height; ++r) {
+    left.emplace_back(x_of(r, -1), static_cast<float>(r * s));
+    right.emplace_back(x_of(r, n.width), static_cast<float>(r * s));
+  }
+  return taken(top) || taken(bottom) || taken(left) || taken(right);
+}
+
+// Circle grids: OpenCV's findCirclesGrid on blobs found at full resolution (the blob centres are
+// the grid points; no corner refinement applies). The default blob detector drops blobs over
+// 5000 px², which a near board at 1080p exceeds, so the limits follow the image size.
+Expected<BoardView, std::string> detect_circles(const cv::Mat& gray, const PatternSpec& spec,
+                                                const DetectOptions& options) {
+  const cv::Size pattern = inner_corners(spec);
+  const bool asymmetric = spec.kind == PatternKind::kAsymmetricCircles;
+  cv::SimpleBlobDetector::Params params;
+  params.minArea = 9;
+  params.maxArea = static_cast<float>(gray.total()) * 0.05f;
+  params.minCircularity = 0.6f;  // circles seen at a slant are ellipses
+  params.minDistBetweenBlobs = 3;
+  const auto blobs = cv::SimpleBlobDetector::create(params);
+  const int grid = asymmetric ? cv::CALIB_CB_ASYMMETRIC_GRID : cv::CALIB_CB_SYMMETRIC_GRID;
+  std::vector<cv::Point2f> centres;
+  bool found = false;
+  try {
+    found = cv::findCirclesGrid(gray, pattern, centres, grid, blobs);
+    if (!found && options.thorough) {
+      centres.clear();
+      found = cv::findCirclesGrid(gray, pattern, centres, grid | cv::CALIB_CB_CLUSTERING, blobs);
+    }
+  } catch (const cv::Exception&) {
+    found = false;
+  }
+  if (!found || centres.size() != static_cast<std::size_t>(pattern.area())) {
+    return fmt::format(
+        "no {} grid of {}x{} circles found (is the whole grid in view, and are --cols the "
+        "circles in one row and --rows the rows?)",
+        asymmetric ? "asymmetric" : "symmetric", pattern.width, pattern.height);
+  }
+  if (circles_continue_beyond(gray, spec, centres, *blobs)) {
+    return fmt::format(
+        "the circle grid in view has more than {}x{} circles (--cols counts the circles of one "
+        "row, --rows the rows)",
+        pattern.width, pattern.height);
+  }
+  if (!asymmetric) {
+    // Seen from the front, x runs right when y runs down: undo a mirrored numbering.
+    auto at = [&](int r, int c) -> cv::Point2f& {
+      return centres[static_cast<std::size_t>(r * pattern.width + c)];
+    };
+    const cv::Point2f ax = at(0, 1) - at(0, 0);
+    const cv::Point2f ay = at(1, 0) - at(0, 0);
+    if (ax.x * ay.y - ax.y * ay.x < 0) {
+      for (int r = 0; r < pattern.height; ++r) {
+        for (int c = 0; c < pattern.width / 2; ++c)
+          std::swap(at(r, c), at(r, pattern.width - 1 - c));
+      }
+    }
+  }
+  BoardView view;
+  view.image_size = gray.size();
+  view.image_px = std::move(centres);
+  view.board_mm = board_corners_mm(spec);
+  view.corner_ids.resize(view.image_px.size());
+  for (std::size_t i = 0; i < view.corner_ids.size(); ++i)
+    view.corner_ids[i] = static_cast<int>(i);
+  return view;
+}
+
 }  // namespace
 
 Expected<BoardView, std::string> detect_board(const cv::Mat& image, const PatternSpec& spec,
@@ -261,8 +378,16 @@ Expected<BoardView, std::string> detect_board(const cv::Mat& image, const Patter
   if (image.depth() != CV_8U) return std::string("the image is not 8-bit");
   if (const auto bad = validate(spec)) return *bad;
   const cv::Mat gray = to_gray(image);
-  if (spec.kind == PatternKind::kChessboard) return detect_chessboard(gray, spec, options);
-  return detect_charuco(gray, spec, options);
+  switch (spec.kind) {
+    case PatternKind::kChessboard:
+      return detect_chessboard(gray, spec, options);
+    case PatternKind::kCharuco:
+      return detect_charuco(gray, spec, options);
+    case PatternKind::kCircles:
+    case PatternKind::kAsymmetricCircles:
+      return detect_circles(gray, spec, options);
+  }
+  return std::string("unknown board kind");
 }
 
 }  // namespace duels::calib

@@ -13,20 +13,21 @@ FolderCalibration calibrate_folder(const std::string& dir, const PatternSpec& sp
   out.detections = detect_in_folder(dir, spec);
   const auto& d = out.detections;
   if (d.views.empty()) {
-    const Miss& first = d.misses.front();
+    const Miss& first = d.misses.empty() ? d.skipped.front() : d.misses.front();
     throw DataException(
         {dir, 0, "--images",
          fmt::format("photos showing the board ({}); it was found in none of the {} images "
                      "({}: {})",
-                     describe(spec), d.misses.size(), first.name, first.reason)});
+                     describe(spec), d.misses.size() + d.skipped.size(), first.name,
+                     first.reason)});
   }
   auto result = calibrate(d.views, options);
   if (!result) {
-    throw DataException(
-        {dir, 0, "--images",
-         fmt::format("enough good photos of the board: {} (board found in {} of "
-                     "{} images)",
-                     result.error(), d.views.size(), d.views.size() + d.misses.size())});
+    throw DataException({dir, 0, "--images",
+                         fmt::format("enough good photos of the board: {} (board found in {} of "
+                                     "{} images)",
+                                     result.error(), d.views.size(),
+                                     d.views.size() + d.misses.size() + d.skipped.size())});
   }
   out.result = std::move(result).value();
   return out;

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
+#include <tuple>
 
 #include "common/error.hpp"
 
@@ -42,28 +45,72 @@ std::vector<std::string> list_images(const std::string& dir) {
 
 FolderDetections detect_in_folder(const std::string& dir, const PatternSpec& spec,
                                   const DetectOptions& options) {
+  // Every photo is read and searched once; which resolution the folder is at is decided at the
+  // end (the size most photos have), and photos of another size are set aside with the reason,
+  // as are files OpenCV cannot decode. Calibration is per resolution, so they can't be used,
+  // but one stray file must not stop the rest from calibrating (plain OpenCV calibrates them).
+  struct Seen {
+    std::string name;
+    cv::Size size;
+    Expected<BoardView, std::string> view;
+  };
+  std::vector<Seen> seen;
   FolderDetections out;
-  std::string first;
-  for (const auto& path : list_images(dir)) {
-    const cv::Mat image = cv::imread(path, cv::IMREAD_GRAYSCALE);
+  const auto files = list_images(dir);
+  for (const auto& path : files) {
     const std::string name = fs::path(path).filename().string();
-    if (image.empty()) throw DataException({path, 0, "", "a readable image file"});
-    if (out.image_size.area() == 0) {
-      out.image_size = image.size();
-      first = name;
-    } else if (image.size() != out.image_size) {
-      throw DataException(
-          {path, 0, "",
-           fmt::format("an image of {}x{} like {} (it is {}x{}; use one camera at one resolution)",
-                       out.image_size.width, out.image_size.height, first, image.cols,
-                       image.rows)});
+    cv::Mat image;
+    try {
+      image = cv::imread(path, cv::IMREAD_GRAYSCALE);
+    } catch (const cv::Exception&) {
+      image.release();
+    }
+    if (image.empty()) {
+      out.skipped.push_back({name, "not an image OpenCV can decode (damaged or not a picture)"});
+      continue;
     }
     auto view = detect_board(image, spec, options);
-    if (view) {
-      view->name = name;
-      out.views.push_back(std::move(view).value());
+    if (view) view->name = name;
+    seen.push_back({name, image.size(), std::move(view)});
+  }
+  if (seen.empty()) {
+    throw DataException(
+        {dir, 0, "--images",
+         fmt::format("photos OpenCV can decode: none of the {} image files could be read "
+                     "({}: {})",
+                     files.size(), out.skipped.front().name, out.skipped.front().reason)});
+  }
+  // The folder's resolution: the size most photos have (ties: the one with more boards found,
+  // then the first seen).
+  struct Count {
+    cv::Size size;
+    int photos = 0;
+    int boards = 0;
+  };
+  std::vector<Count> counts;
+  for (const Seen& s : seen) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const Count& c) { return c.size == s.size; });
+    if (it == counts.end()) it = counts.insert(counts.end(), Count{s.size});
+    ++it->photos;
+    it->boards += s.view ? 1 : 0;
+  }
+  const Count best =
+      *std::max_element(counts.begin(), counts.end(), [](const Count& a, const Count& b) {
+        return std::tie(a.photos, a.boards) < std::tie(b.photos, b.boards);
+      });
+  out.image_size = best.size;
+  for (Seen& s : seen) {
+    if (s.size != best.size) {
+      out.skipped.push_back(
+          {s.name, fmt::format("{}x{}, not {}x{} like the other {} photos (calibration is per "
+                               "resolution: one camera at one setting)",
+                               s.size.width, s.size.height, best.size.width, best.size.height,
+                               best.photos)});
+    } else if (s.view) {
+      out.views.push_back(std::move(s.view).value());
     } else {
-      out.misses.push_back({name, view.error()});
+      out.misses.push_back({s.name, s.view.error()});
     }
   }
   return out;
@@ -91,6 +138,11 @@ FrameSource FrameSource::video(const std::string& path) {
 }
 
 FrameSource FrameSource::camera(int index) {
+  // videoio's own warnings on a failed open (V4L2, GStreamer) repeat what the error below
+  // says; OPENCV_LOG_LEVEL still shows them.
+  if (std::getenv("OPENCV_LOG_LEVEL") == nullptr) {
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_ERROR);
+  }
   FrameSource s;
   s.name_ = fmt::format("camera {}", index);
   if (!s.impl_->capture.open(index) || !s.impl_->capture.isOpened()) {

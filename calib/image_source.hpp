@@ -24,13 +24,15 @@ struct Miss {
 
 /// The boards found in a folder of photos.
 struct FolderDetections {
-  cv::Size image_size;
-  std::vector<BoardView> views;
-  std::vector<Miss> misses;
+  cv::Size image_size;           ///< the folder's resolution (the size most photos have)
+  std::vector<BoardView> views;  ///< boards found in photos of that size
+  std::vector<Miss> misses;      ///< photos of that size without a board, and why
+  std::vector<Miss> skipped;     ///< files not decodable, or of another size, and why
 };
 
-/// Loads every image of the folder and looks for the board. Throws on an unreadable image or
-/// images of different sizes (calibration is per resolution).
+/// Loads every image of the folder and looks for the board. A file OpenCV cannot decode, or a
+/// photo of another size than most (calibration is per resolution), is skipped with its reason.
+/// Throws when the folder is missing, has no image files, or none of them can be decoded.
 FolderDetections detect_in_folder(const std::string& dir, const PatternSpec& spec,
                                   const DetectOptions& options = {});
 

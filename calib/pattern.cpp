@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <opencv2/imgproc.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -54,13 +56,35 @@ std::string upper(std::string_view s) {
 }  // namespace
 
 std::string to_string(PatternKind kind) {
-  return kind == PatternKind::kChessboard ? "chessboard" : "charuco";
+  switch (kind) {
+    case PatternKind::kChessboard:
+      return "chessboard";
+    case PatternKind::kCharuco:
+      return "charuco";
+    case PatternKind::kCircles:
+      return "circles";
+    case PatternKind::kAsymmetricCircles:
+      return "acircles";
+  }
+  return "chessboard";
+}
+
+bool is_circle_grid(PatternKind kind) {
+  return kind == PatternKind::kCircles || kind == PatternKind::kAsymmetricCircles;
+}
+
+double circle_diameter_mm(const PatternSpec& spec) {
+  // Nearest neighbours: s apart in a symmetric grid, s·√2 apart (diagonally) in an asymmetric one.
+  return spec.kind == PatternKind::kAsymmetricCircles ? spec.square_mm * std::sqrt(2.0) / 2
+                                                      : spec.square_mm / 2;
 }
 
 std::optional<PatternKind> parse_pattern_kind(std::string_view text) {
   const std::string t = upper(text);
   if (t == "CHESSBOARD") return PatternKind::kChessboard;
   if (t == "CHARUCO") return PatternKind::kCharuco;
+  if (t == "CIRCLES" || t == "SYMMETRIC-CIRCLES") return PatternKind::kCircles;
+  if (t == "ACIRCLES" || t == "ASYMMETRIC-CIRCLES") return PatternKind::kAsymmetricCircles;
   return std::nullopt;
 }
 
@@ -85,6 +109,13 @@ std::optional<std::string> validate(const PatternSpec& spec) {
       return fmt::format(
           "a chessboard needs 3 to 40 inner corners each way (got {}x{}; count the corners "
           "where four squares meet, not the squares)",
+          spec.cols, spec.rows);
+    }
+  } else if (is_circle_grid(spec.kind)) {
+    if (spec.cols < 3 || spec.rows < 3 || spec.cols > 40 || spec.rows > 40) {
+      return fmt::format(
+          "a circle grid needs 3 to 40 circles in a row and 3 to 40 rows (got {}x{}; an "
+          "asymmetric grid counts the circles of one row, e.g. 4x11)",
           spec.cols, spec.rows);
     }
   } else {
@@ -119,6 +150,14 @@ std::optional<std::string> validate(const PatternSpec& spec) {
 }
 
 std::string describe(const PatternSpec& spec) {
+  if (spec.kind == PatternKind::kCircles) {
+    return fmt::format("circles {}x{} symmetric grid, centres {} apart", spec.cols, spec.rows,
+                       format_mm(spec.square_mm));
+  }
+  if (spec.kind == PatternKind::kAsymmetricCircles) {
+    return fmt::format("acircles {}x{} asymmetric grid, rows {} apart ({} along a row)", spec.cols,
+                       spec.rows, format_mm(spec.square_mm), format_mm(2 * spec.square_mm));
+  }
   if (spec.kind == PatternKind::kChessboard) {
     return fmt::format("chessboard {}x{} inner corners ({}x{} squares), {} squares", spec.cols,
                        spec.rows, spec.cols + 1, spec.rows + 1, format_mm(spec.square_mm));
@@ -128,20 +167,22 @@ std::string describe(const PatternSpec& spec) {
 }
 
 cv::Size inner_corners(const PatternSpec& spec) {
-  if (spec.kind == PatternKind::kChessboard) return {spec.cols, spec.rows};
+  if (spec.kind != PatternKind::kCharuco) return {spec.cols, spec.rows};
   return {spec.cols - 1, spec.rows - 1};
 }
 
 std::vector<cv::Point3f> board_corners_mm(const PatternSpec& spec) {
   const cv::Size n = inner_corners(spec);
-  const cv::Point2d origin = spec.kind == PatternKind::kChessboard
-                                 ? cv::Point2d(0, 0)
-                                 : cv::Point2d(spec.square_mm, spec.square_mm);
+  const cv::Point2d origin = spec.kind == PatternKind::kCharuco
+                                 ? cv::Point2d(spec.square_mm, spec.square_mm)
+                                 : cv::Point2d(0, 0);
+  const bool asymmetric = spec.kind == PatternKind::kAsymmetricCircles;
   std::vector<cv::Point3f> pts;
   pts.reserve(static_cast<std::size_t>(n.area()));
   for (int r = 0; r < n.height; ++r) {
     for (int c = 0; c < n.width; ++c) {
-      pts.emplace_back(static_cast<float>(origin.x + c * spec.square_mm),
+      const int x = asymmetric ? 2 * c + r % 2 : c;
+      pts.emplace_back(static_cast<float>(origin.x + x * spec.square_mm),
                        static_cast<float>(origin.y + r * spec.square_mm), 0.0f);
     }
   }
@@ -150,12 +191,14 @@ std::vector<cv::Point3f> board_corners_mm(const PatternSpec& spec) {
 
 cv::Size2d board_size_mm(const PatternSpec& spec) {
   const cv::Size n = inner_corners(spec);
-  return {(n.width + 1) * spec.square_mm, (n.height + 1) * spec.square_mm};
+  // An asymmetric grid's rows are 2s wide per circle, the odd rows shifted by s.
+  const int across = spec.kind == PatternKind::kAsymmetricCircles ? 2 * n.width : n.width + 1;
+  return {across * spec.square_mm, (n.height + 1) * spec.square_mm};
 }
 
 cv::Point2d board_outer_corner_mm(const PatternSpec& spec) {
-  if (spec.kind == PatternKind::kChessboard) return {-spec.square_mm, -spec.square_mm};
-  return {0, 0};
+  if (spec.kind == PatternKind::kCharuco) return {0, 0};
+  return {-spec.square_mm, -spec.square_mm};
 }
 
 cv::Ptr<cv::aruco::CharucoBoard> make_charuco_board(const PatternSpec& spec) {
@@ -200,6 +243,20 @@ std::vector<cv::Rect2d> board_black_rects_mm(const PatternSpec& spec) {
   const cv::Size n = inner_corners(spec);
   const int squares_x = n.width + 1;
   const int squares_y = n.height + 1;
+  if (is_circle_grid(spec.kind)) {
+    const double radius = circle_diameter_mm(spec) / 2;
+    const int strips = std::max(8, static_cast<int>(std::ceil(2 * radius / 0.1)));
+    const double h = 2 * radius / strips;
+    for (const cv::Point3f& c : board_corners_mm(spec)) {
+      for (int k = 0; k < strips; ++k) {
+        // Each strip as wide as the circle at the strip's middle: symmetric about the centre.
+        const double y = -radius + (k + 0.5) * h;
+        const double half = std::sqrt(std::max(0.0, radius * radius - y * y));
+        rects.emplace_back(c.x - half, c.y - radius + k * h, 2 * half, h);
+      }
+    }
+    return rects;
+  }
   if (spec.kind == PatternKind::kChessboard) {
     for (int r = 0; r < squares_y; ++r) {
       for (int c = 0; c < squares_x; ++c) {
@@ -249,6 +306,23 @@ BoardPicture draw_board(const PatternSpec& spec, double px_per_mm, double margin
   pic.image = cv::Mat(h, w, CV_8UC1, cv::Scalar(255));
   pic.board_mm_to_px = cv::Matx23d(px_per_mm, 0, -start.x * px_per_mm,  //
                                    0, px_per_mm, -start.y * px_per_mm);
+  if (is_circle_grid(spec.kind)) {
+    // Round circles (anti-aliased, centres to 1/256 px): pixel i covers [i, i+1), so a centre
+    // at picture coordinate u is drawn at pixel position u - 0.5.
+    constexpr int kShift = 8;
+    const double one = 1 << kShift;
+    const double radius_px = circle_diameter_mm(spec) / 2 * px_per_mm;
+    for (const cv::Point3f& c : board_corners_mm(spec)) {
+      const double u = (c.x - start.x) * px_per_mm - 0.5;
+      const double v = (c.y - start.y) * px_per_mm - 0.5;
+      cv::circle(
+          pic.image,
+          cv::Point(static_cast<int>(std::lround(u * one)), static_cast<int>(std::lround(v * one))),
+          static_cast<int>(std::lround(radius_px * one)), cv::Scalar(0), cv::FILLED, cv::LINE_AA,
+          kShift);
+    }
+    return pic;
+  }
   for (const auto& r : board_black_rects_mm(spec)) {
     const int x0 = static_cast<int>(std::lround((r.x - start.x) * px_per_mm));
     const int y0 = static_cast<int>(std::lround((r.y - start.y) * px_per_mm));

@@ -1,5 +1,6 @@
 #pragma once
-/// @file Calibration patterns: what a player holds up to the camera (chessboard or ChArUco).
+/// @file Calibration patterns: what a player holds up to the camera (chessboard, ChArUco, or a
+/// symmetric or asymmetric grid of circles).
 
 #include <opencv2/aruco.hpp>
 #include <opencv2/aruco/charuco.hpp>
@@ -13,22 +14,31 @@
 namespace duels::calib {
 
 /// The kinds of boards calib can find.
-enum class PatternKind { kChessboard, kCharuco };
+enum class PatternKind { kChessboard, kCharuco, kCircles, kAsymmetricCircles };
 
 /// One calibration board, as printed. Chessboards count INNER corners (a 9×6 board has 10×7
-/// squares); ChArUco boards count SQUARES (a 5×7 board has 4×6 inner corners). Lengths in mm.
+/// squares); ChArUco boards count SQUARES (a 5×7 board has 4×6 inner corners); circle grids
+/// count CIRCLES per row (cols) and rows, as OpenCV's findCirclesGrid does. Lengths in mm.
 struct PatternSpec {
   PatternKind kind = PatternKind::kChessboard;
-  int cols = 9;             ///< chessboard: inner corners across; ChArUco: squares across
-  int rows = 6;             ///< chessboard: inner corners down; ChArUco: squares down
-  double square_mm = 25.0;  ///< side of one square
-  double marker_mm = 0.0;   ///< ChArUco only: side of the ArUco marker inside a white square
+  int cols = 9;  ///< chessboard: inner corners across; ChArUco: squares across; circles: per row
+  int rows = 6;  ///< chessboard: inner corners down; ChArUco: squares down; circles: rows
+  /// Side of one square. Circle grids: the distance between neighbouring circle centres in a
+  /// row (symmetric), or between rows (asymmetric: OpenCV's convention, centres of row i at
+  /// x = (2j + i mod 2)·s, y = i·s).
+  double square_mm = 25.0;
+  double marker_mm = 0.0;  ///< ChArUco only: side of the ArUco marker inside a white square
   std::string dictionary = "DICT_5X5_100";  ///< ChArUco only: ArUco dictionary name
 };
 
-/// "chessboard" / "charuco".
+/// "chessboard" / "charuco" / "circles" / "acircles".
 std::string to_string(PatternKind kind);
-/// Parses "chessboard" or "charuco" (case-insensitive).
+/// True for the two circle grids.
+bool is_circle_grid(PatternKind kind);
+/// Diameter of the printed circles of a circle grid (mm): half the nearest-neighbour spacing.
+double circle_diameter_mm(const PatternSpec& spec);
+/// Parses "chessboard", "charuco", "circles" (also "symmetric-circles") or "acircles" (also
+/// "asymmetric-circles"), case-insensitive.
 std::optional<PatternKind> parse_pattern_kind(std::string_view text);
 
 /// What is wrong with a spec, in words, or nothing when it is usable.
@@ -38,11 +48,11 @@ std::optional<std::string> validate(const PatternSpec& spec);
 /// "chessboard 9x6 inner corners, 25 mm squares".
 std::string describe(const PatternSpec& spec);
 
-/// Number of inner (chessboard) corners across and down.
+/// Number of inner (chessboard) corners across and down; circle grids: circles per row, rows.
 cv::Size inner_corners(const PatternSpec& spec);
 
 /// Board corner positions in the board frame (mm; x across, y down, z = 0; origin at the first
-/// inner corner), indexed by corner id (row-major).
+/// inner corner or circle centre), indexed by corner id (row-major).
 std::vector<cv::Point3f> board_corners_mm(const PatternSpec& spec);
 
 /// Outer size of the printed board (all squares), mm.
@@ -57,7 +67,8 @@ std::vector<std::string> dictionary_names();
 cv::Ptr<cv::aruco::CharucoBoard> make_charuco_board(const PatternSpec& spec);
 
 /// The black parts of the printed board, as rectangles in the board frame (mm, y down).
-/// Shared by the raster drawing, the PDF sheets and the synthetic renderer.
+/// Shared by the raster drawing, the PDF sheets and the synthetic renderer. Circles come as
+/// horizontal strips at most 0.1 mm high, symmetric about each centre.
 std::vector<cv::Rect2d> board_black_rects_mm(const PatternSpec& spec);
 
 /// The black cells of ArUco marker `id` drawn `side` wide with its top-left corner at
@@ -78,7 +89,8 @@ struct BoardPicture {
 BoardPicture draw_board(const PatternSpec& spec, double px_per_mm, double margin_mm);
 
 /// Board-frame position (mm) of the outer top-left corner of the printed squares: (-s,-s) for a
-/// chessboard (origin at the first inner corner), (0,0) for ChArUco (OpenCV's origin).
+/// chessboard or a circle grid (origin at the first inner corner or circle), (0,0) for ChArUco
+/// (OpenCV's origin).
 cv::Point2d board_outer_corner_mm(const PatternSpec& spec);
 
 }  // namespace duels::calib

@@ -91,12 +91,14 @@ std::optional<Paper> paper_by_name(std::string_view name) {
 }
 
 std::optional<PatternSpec> fit_board_to_paper(PatternSpec spec, const Paper& paper) {
-  const cv::Size n = inner_corners(spec);
+  PatternSpec unit = spec;
+  unit.square_mm = 1;
+  const cv::Size2d n = board_size_mm(unit);  // the board in squares
   const double w_mm = (paper.width_in - 2 * kSheetMarginIn) * kMmPerInch;
   const double h_mm = (paper.height_in - 2 * kSheetMarginIn - kHeaderIn) * kMmPerInch;
   // Either way up (board_sheet turns the board a quarter turn when that fits better).
-  const double upright = std::min(w_mm / (n.width + 1), h_mm / (n.height + 1));
-  const double turned = std::min(w_mm / (n.height + 1), h_mm / (n.width + 1));
+  const double upright = std::min(w_mm / n.width, h_mm / n.height);
+  const double turned = std::min(w_mm / n.height, h_mm / n.width);
   const double square = std::floor(std::max(upright, turned));
   if (square < 5) return std::nullopt;
   spec.square_mm = square;
@@ -123,11 +125,11 @@ Expected<Sheet, std::string> board_sheet(const PatternSpec& spec, const Paper& p
   Sheet sheet;
   sheet.paper = paper;
   std::vector<std::string> lines{describe(spec)};
-  if (spec.kind == PatternKind::kChessboard) {
+  if (spec.kind != PatternKind::kCharuco) {
     lines.push_back(
-        fmt::format("calibrate with: duels calibrate --pattern chessboard --cols {} "
+        fmt::format("calibrate with: duels calibrate --pattern {} --cols {} "
                     "--rows {} --square {:g}mm",
-                    spec.cols, spec.rows, spec.square_mm));
+                    to_string(spec.kind), spec.cols, spec.rows, spec.square_mm));
   } else {
     lines.push_back(
         fmt::format("calibrate with: duels calibrate --pattern charuco --cols {} "

@@ -120,6 +120,7 @@ TableCorrespondences marker_correspondences(const MarkerDetections& found,
     }
   }
   std::sort(used.begin(), used.end());
+  out.marker_ids = used;
   std::string ids;
   for (int id : used)
     ids += (ids.empty() ? "" : ",") + std::to_string(id);
@@ -283,6 +284,7 @@ AccuracyReport estimate_accuracy(const TablePlane& plane, const cv::Mat& intrins
   }
   report.visible_fraction = static_cast<double>(grid.size()) / (g * g);
   report.cell_rms_in.assign(static_cast<std::size_t>(g * g), 0.0);
+  report.cell_draws.assign(static_cast<std::size_t>(g * g), 0);
   if (grid.empty()) return report;
 
   cv::RNG rng(options.seed);
@@ -344,10 +346,36 @@ AccuracyReport estimate_accuracy(const TablePlane& plane, const cv::Mat& intrins
   };
   for (std::size_t k = 0; k < cell_sum.size(); ++k) {
     report.cell_rms_in[k] = cell_n[k] > 0 ? std::sqrt(cell_sum[k] / cell_n[k]) : 0.0;
+    report.cell_draws[k] = cell_n[k];
   }
+  report.measured_fraction =
+      static_cast<double>(all_errors.size()) /
+      (static_cast<double>(grid.size()) * static_cast<double>(report.samples));
   report.near_rms_in = edge_rms(0);
   report.far_rms_in = edge_rms(g - 1);
   return report;
+}
+
+std::optional<std::string> accuracy_problem(const AccuracyReport& report, double limit_in) {
+  if (report.visible_fraction <= 0) {
+    return std::string(
+        "no point of the table is in the camera's view: check --table and the marker layout");
+  }
+  if (report.measured_fraction < 0.9) {
+    return fmt::format(
+        "the calibration is too uncertain to measure with: in {:.0f}% of the simulated "
+        "draws a table point could not be measured at all (recalibrate with more photos of the "
+        "board, tilted and in every part of the picture)",
+        100 * (1 - report.measured_fraction));
+  }
+  if (report.p95_in > limit_in) {
+    return fmt::format(
+        "95% of measurements would be off by up to {:.2f} in (the limit is {:.2f} in). "
+        "Recalibrate the lens with more photos of the board, tilted and in every part of the "
+        "picture, or bring the camera closer",
+        report.p95_in, limit_in);
+  }
+  return std::nullopt;
 }
 
 }  // namespace duels::calib

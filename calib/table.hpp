@@ -98,6 +98,8 @@ struct TableCorrespondences {
   std::vector<cv::Point3d> table_in;
   std::vector<cv::Point2d> image_px;
   std::string method;  ///< e.g. "markers 0,1,2,3 (DICT_4X4_50)"
+  /// Markers: the ids whose corners were used, ascending (empty for a board).
+  std::vector<int> marker_ids;
 };
 
 /// Matches detected markers to the layout (unknown ids are ignored).
@@ -140,15 +142,21 @@ struct AccuracyOptions {
 
 /// Expected measurement error over the table, inches, from the calibration's uncertainty.
 struct AccuracyReport {
-  double rms_in = 0;                 ///< over the whole table
-  double p95_in = 0;                 ///< 95 % of measurements are better than this
-  double max_in = 0;                 ///< worst draw at the worst place
-  double near_rms_in = 0;            ///< along the near edge (y = 0)
-  double far_rms_in = 0;             ///< along the far edge (y = depth)
-  int grid = 0;                      ///< cells per side of cell_rms_in
-  std::vector<double> cell_rms_in;   ///< grid×grid, row 0 = near edge, column 0 = left
+  double rms_in = 0;                ///< over the whole table
+  double p95_in = 0;                ///< 95 % of measurements are better than this
+  double max_in = 0;                ///< worst draw at the worst place
+  double near_rms_in = 0;           ///< along the near edge (y = 0)
+  double far_rms_in = 0;            ///< along the far edge (y = depth)
+  int grid = 0;                     ///< cells per side of cell_rms_in
+  std::vector<double> cell_rms_in;  ///< grid×grid, row 0 = near edge, column 0 = left
+  /// grid×grid: measurements behind each cell_rms_in; 0 = the point is out of the camera's
+  /// view (its cell_rms_in is then 0 and means nothing).
+  std::vector<int> cell_draws;
   double registration_noise_px = 0;  ///< corner noise assumed for the registration
   double visible_fraction = 0;       ///< share of the grid points inside the image
+  /// Share of (visible grid point, draw) pairs that gave a measurement at all (a draw whose pose
+  /// can't be solved, or whose ray misses the table, gives none).
+  double measured_fraction = 0;
   int samples = 0;
 };
 
@@ -163,5 +171,10 @@ AccuracyReport estimate_accuracy(const TablePlane& plane, const cv::Mat& intrins
 /// Corner noise (2-D RMS, px) implied by a registration's residual, corrected for the six pose
 /// parameters it fitted.
 double registration_noise_px(const Registration& registration);
+
+/// Why a set-up with this expected error can't be used to measure a table, in words a player
+/// can act on; nothing when it can. Refused: no part of the table in view, draws that could not
+/// be measured at all, or 95 % of measurements off by more than `limit_in`.
+std::optional<std::string> accuracy_problem(const AccuracyReport& report, double limit_in);
 
 }  // namespace duels::calib

@@ -50,7 +50,12 @@ std::optional<Registration> TableTracker::settle(const Registration& candidate) 
   for (const auto& r : pending_) {
     all.table_in.insert(all.table_in.end(), r.points.table_in.begin(), r.points.table_in.end());
     all.image_px.insert(all.image_px.end(), r.points.image_px.begin(), r.points.image_px.end());
+    for (int id : r.points.marker_ids) {
+      if (std::find(all.marker_ids.begin(), all.marker_ids.end(), id) == all.marker_ids.end())
+        all.marker_ids.push_back(id);
+    }
   }
+  std::sort(all.marker_ids.begin(), all.marker_ids.end());
   all.method = candidate.points.method;
   pending_.clear();
   auto reg = register_table(camera_, all, table_);

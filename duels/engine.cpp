@@ -21,6 +21,17 @@ std::string inches(double v) {
   return fmt::format("{:.1f}\"", v);
 }
 
+// Two lengths to 0.01" (more decimals only when that would print two different lengths alike),
+// so a range refusal never reads "can't attack at 4.00": the track reaches 4.00"".
+std::pair<std::string, std::string> inches_apart(double a, double b) {
+  int digits = 2;
+  while (digits < 6 && a != b &&
+         fmt::format("{:.{}f}", a, digits) == fmt::format("{:.{}f}", b, digits)) {
+    ++digits;
+  }
+  return {fmt::format("{:.{}f}\"", a, digits), fmt::format("{:.{}f}\"", b, digits)};
+}
+
 std::string team_name(const GameState& s, TeamId t) {
   return s.teams[static_cast<std::size_t>(t)].name;
 }
@@ -1077,10 +1088,12 @@ std::optional<Rejection> check_roll_colours(const FigureState& f,
                                       dice::colour_name(c), dice::colour_name(c),
                                       inches(t->from_in), f.def.name));
           }
+          const auto [gap_text, reach_text] = inches_apart(gap_in, reach);
           return reject(RejectCode::OutOfRange,
-                        fmt::format("{} dice can't attack at {}: the {} track ends at {}",
-                                    dice::colour_name(c), inches(gap_in), dice::colour_name(c),
-                                    inches(reach)));
+                        fmt::format("{} dice can't attack at {}: the {} track ends at {:.2f}\" "
+                                    "on the tape, so it reaches {} at most",
+                                    dice::colour_name(c), gap_text, dice::colour_name(c), t->to_in,
+                                    reach_text));
         }
         break;
       }
@@ -1097,8 +1110,14 @@ std::optional<Rejection> check_roll_colours(const FigureState& f,
       const Track* t = f.def.tape.track(c);
       if (t == nullptr) {
         why = fmt::format("{}'s tape has no {} track", f.def.name, dice::colour_name(c));
+      } else if (std::max(t->from_in, 0.0) > chord_in) {
+        why = fmt::format("the {} track starts at {:.2f}\", beyond {}'s base", dice::colour_name(c),
+                          t->from_in, f.def.name);
       } else {
-        why = fmt::format("the {} track doesn't reach {}", dice::colour_name(c), inches(gap_in));
+        const auto [gap_text, reach_text] =
+            inches_apart(gap_in, t->to_in - std::max(t->from_in, 0.0));
+        why = fmt::format("the {} track ends at {:.2f}\" on the tape and reaches {}, short of {}",
+                          dice::colour_name(c), t->to_in, reach_text, gap_text);
       }
     }
     return reject(

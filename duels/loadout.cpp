@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace duels {
 
 FigureSetup parse_loadout(const AssetLibrary& lib, const std::string& spec, const char* flag) {
@@ -61,6 +63,7 @@ MatchSetup setup_from_teams(const AssetLibrary& lib, const std::vector<std::stri
     }
     setup.teams.push_back(team);
   }
+  name_apart(setup);
   return setup;
 }
 
@@ -68,10 +71,54 @@ MatchSetup setup_from_loadouts(const AssetLibrary& lib, const std::vector<std::s
                                const char* flag) {
   MatchSetup setup;
   for (const auto& spec : loadouts) {
-    FigureSetup fs = parse_loadout(lib, spec, flag);
-    setup.teams.push_back(TeamSetup{fs.figure.name, {fs}});
+    TeamSetup team;
+    std::size_t start = 0;
+    while (true) {
+      const auto semi = spec.find(';', start);
+      const std::string one =
+          spec.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
+      if (one.empty()) {
+        throw DataException(
+            {"<command line>", 0, flag,
+             fmt::format("FIGURE[+GEAR…] between the ';' of a team, not an empty name in '{}'",
+                         spec)});
+      }
+      FigureSetup fs = parse_loadout(lib, one, flag);
+      team.name += (team.name.empty() ? "" : " & ") + fs.figure.name;
+      team.figures.push_back(std::move(fs));
+      if (semi == std::string::npos) break;
+      start = semi + 1;
+    }
+    setup.teams.push_back(std::move(team));
   }
+  name_apart(setup);
   return setup;
+}
+
+void name_apart(MatchSetup& setup) {
+  // Figures are named in commands ("attack Razor-1 Razor-2"), so two of one name would leave
+  // the second unreachable: every figure (and team) whose name repeats gets a number.
+  auto number = [](std::vector<std::string*> names) {
+    std::map<std::string, int> count;
+    for (const std::string* n : names)
+      ++count[*n];
+    std::map<std::string, int> seen;
+    for (std::string* n : names) {
+      if (count[*n] > 1) {
+        const std::string base = *n;
+        *n = fmt::format("{}-{}", base, ++seen[base]);
+      }
+    }
+  };
+  std::vector<std::string*> figures;
+  std::vector<std::string*> teams;
+  for (auto& t : setup.teams) {
+    teams.push_back(&t.name);
+    for (auto& f : t.figures)
+      figures.push_back(&f.figure.name);
+  }
+  number(figures);
+  number(teams);
 }
 
 }  // namespace duels

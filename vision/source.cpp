@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -18,6 +20,21 @@ namespace duels::vision {
 namespace {
 
 namespace fs = std::filesystem;
+
+// OpenCV's videoio logs on every failed open — a V4L2 warning for a camera, for a stream an
+// error from each backend it tries (GStreamer, image sequence) and FFmpeg's own line — so a
+// source retried twice a second would flood the terminal. Our own message says what went wrong,
+// once. A user who wants OpenCV's and FFmpeg's words sets OPENCV_LOG_LEVEL (and
+// OPENCV_FFMPEG_LOGLEVEL).
+void quiet_videoio_warnings() {
+  if (std::getenv("OPENCV_LOG_LEVEL") == nullptr) {
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+  }
+  if (std::getenv("OPENCV_FFMPEG_LOGLEVEL") == nullptr &&
+      std::getenv("OPENCV_FFMPEG_DEBUG") == nullptr) {
+    ::setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET, read when FFmpeg starts
+  }
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -30,12 +47,17 @@ class LiveSource final : public Source {
       : name_(std::move(name)),
         opener_(std::move(opener)),
         options_(options),
-        start_(std::chrono::steady_clock::now()) {}
+        start_(std::chrono::steady_clock::now()) {
+    quiet_videoio_warnings();
+  }
 
   ReadStatus read(Frame& frame) override {
     if (!capture_.isOpened()) {
       if (attempts_ > 0) {
         if (options_.retry_attempts > 0 && attempts_ >= options_.retry_attempts) {
+          stats_.last_problem =
+              fmt::format("{}: gave up after {} attempts to open it", name_, attempts_);
+          stats_.gave_up = true;
           return ReadStatus::kEnd;
         }
         std::this_thread::sleep_for(std::chrono::duration<double>(options_.retry_wait_s));
@@ -154,11 +176,24 @@ class FolderSource final : public Source {
       }
       const std::size_t i = next_++;
       const std::int64_t slot = position_++;
-      cv::Mat image = cv::imread(files_[i], cv::IMREAD_COLOR);
+      cv::Mat image;
+      try {
+        image = cv::imread(files_[i], cv::IMREAD_COLOR);
+      } catch (const cv::Exception&) {
+        image.release();
+      }
       if (image.empty()) {
         ++stats_.decode_failures;
         ++failures_in_row;
         stats_.last_problem = fmt::format("{}: not a readable image (skipped)", files_[i]);
+        if (stats_.delivered == 0 && stats_.decode_failures >= std::ssize(files_)) {
+          // Not "0 frames, done": a folder where nothing decodes is a mistake to report.
+          throw DataException(
+              {dir_, 0, "--source",
+               fmt::format("a folder with images OpenCV can decode (none of its {} image files "
+                           "could be read, e.g. {})",
+                           files_.size(), fs::path(files_[i]).filename().string())});
+        }
         if (failures_in_row >= files_.size()) return ReadStatus::kEnd;
         continue;
       }

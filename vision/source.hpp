@@ -35,6 +35,7 @@ struct SourceStats {
   std::int64_t reconnects = 0;       ///< times a camera or stream was reopened
   std::int64_t loops = 0;            ///< times a looping video or folder restarted
   std::string last_problem;          ///< the most recent failure, in words ("" = none)
+  bool gave_up = false;  ///< a camera/stream ended after options.retry_attempts failed opens
 };
 
 /// The interface every frame source implements.
@@ -67,7 +68,8 @@ std::unique_ptr<Source> open_stream(const std::string& url, const SourceOptions&
 /// A video file. Throws DataException when the file is missing or cannot be opened.
 std::unique_ptr<Source> open_video(const std::string& path, const SourceOptions& options = {});
 /// The images of a folder in name order (.png .jpg .jpeg .bmp .tif .tiff). Throws when the
-/// folder is missing or has no images; unreadable images are skipped and counted.
+/// folder is missing or has no images; unreadable images are skipped and counted, and read()
+/// throws DataException when not one of them can be decoded.
 std::unique_ptr<Source> open_folder(const std::string& dir, const SourceOptions& options = {});
 
 /// Produces frame `index` of some generator (the synthetic scenes); nothing = end.

@@ -182,7 +182,7 @@ TEST(CliMatch, NewPlayShowUndoListStats) {
   fclose(f);
   played = run_env(env, "match play " + journal + " --script " + script);
   EXPECT_EQ(played.code, 3);
-  EXPECT_NE(played.out.find(script + ":1: not allowed: blue dice can't attack at 30.0\""),
+  EXPECT_NE(played.out.find(script + ":1: not allowed: blue dice can't attack at 30.00\""),
             std::string::npos)
       << played.out;
   // Finish it with the built-in opponent; the index lists and counts it.

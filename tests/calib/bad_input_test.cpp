@@ -65,14 +65,20 @@ TEST(BadInput, ImagesWithoutABoard) {
   EXPECT_NE(msg.find("frame0.png"), std::string::npos) << msg;
 }
 
-TEST(BadInput, MixedImageSizes) {
+// One photo at another resolution (a phone shot among webcam frames) is skipped with its
+// reason, and the others calibrate, as plain OpenCV would calibrate them.
+TEST(BadInput, OddSizePhotoIsSkippedWithItsReason) {
   testing::TempDir dir;
-  copy_photos(dir.path(), 4);
+  copy_photos(dir.path(), 5);
   cv::imwrite(dir.file("right99.jpg"), cv::Mat(720, 1280, CV_8UC1, cv::Scalar(128)));
-  const std::string msg = folder_error(dir.path(), testing::chessboard_9x6());
-  EXPECT_NE(msg.find("right99.jpg"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("1280x720"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("640x480"), std::string::npos) << msg;
+  const FolderCalibration f = calibrate_folder(dir.path(), testing::chessboard_9x6());
+  EXPECT_EQ(f.detections.image_size, cv::Size(640, 480));
+  EXPECT_EQ(f.result.view_names.size() + f.result.dropped.size(), 5u);
+  ASSERT_EQ(f.detections.skipped.size(), 1u);
+  const Miss& skipped = f.detections.skipped.front();
+  EXPECT_EQ(skipped.name, "right99.jpg");
+  EXPECT_NE(skipped.reason.find("1280x720"), std::string::npos) << skipped.reason;
+  EXPECT_NE(skipped.reason.find("640x480"), std::string::npos) << skipped.reason;
 }
 
 TEST(BadInput, WrongPatternSizeTooBig) {
@@ -130,12 +136,24 @@ TEST(BadInput, TooFewPhotos) {
   EXPECT_NE(msg.find("at least 4 are needed"), std::string::npos) << msg;
 }
 
-TEST(BadInput, UnreadableImage) {
+// A damaged file among good photos is skipped with its reason; a folder where nothing decodes
+// is an error naming a file and why.
+TEST(BadInput, UnreadableImageIsSkippedButNoneReadableIsAnError) {
   testing::TempDir dir;
+  copy_photos(dir.path(), 5);
   std::ofstream(dir.file("broken.jpg")) << "\xff\xd8 this is not really a jpeg";
-  const std::string msg = folder_error(dir.path(), testing::chessboard_9x6());
+  const FolderCalibration f = calibrate_folder(dir.path(), testing::chessboard_9x6());
+  EXPECT_EQ(f.result.view_names.size() + f.result.dropped.size(), 5u);
+  ASSERT_EQ(f.detections.skipped.size(), 1u);
+  EXPECT_EQ(f.detections.skipped.front().name, "broken.jpg");
+  EXPECT_NE(f.detections.skipped.front().reason.find("decode"), std::string::npos);
+
+  testing::TempDir broken;
+  std::ofstream(broken.file("broken.jpg")) << "\xff\xd8 this is not really a jpeg";
+  std::ofstream(broken.file("empty.png")) << "";
+  const std::string msg = folder_error(broken.path(), testing::chessboard_9x6());
+  EXPECT_NE(msg.find("none of the 2 image files could be read"), std::string::npos) << msg;
   EXPECT_NE(msg.find("broken.jpg"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("a readable image file"), std::string::npos) << msg;
 }
 
 TEST(BadInput, InvalidPatternOnTheCommandLine) {

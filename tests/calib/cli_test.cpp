@@ -92,7 +92,7 @@ TEST(Cli, UsageMistakesExitTwo) {
       duels("calibrate --images " + kPhotos + " --video x.avi --cols 9 --rows 6" + out).exit_code,
       2);
   EXPECT_EQ(duels("print markers --ids 5-2 --out " + dir.file("m.pdf")).exit_code, 2);
-  EXPECT_EQ(duels("print board --pattern circles --out " + dir.file("b.pdf")).exit_code, 2);
+  EXPECT_EQ(duels("print board --pattern hexagons --out " + dir.file("b.pdf")).exit_code, 2);
   EXPECT_EQ(dir.count(), 0);
 }
 

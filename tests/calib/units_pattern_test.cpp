@@ -60,7 +60,8 @@ TEST(Pattern, ValidationSaysWhatIsWrong) {
 TEST(Pattern, KindNamesRoundTrip) {
   EXPECT_EQ(parse_pattern_kind("ChArUco"), PatternKind::kCharuco);
   EXPECT_EQ(parse_pattern_kind(to_string(PatternKind::kChessboard)), PatternKind::kChessboard);
-  EXPECT_FALSE(parse_pattern_kind("circles"));
+  EXPECT_EQ(parse_pattern_kind("circles"), PatternKind::kCircles);
+  EXPECT_FALSE(parse_pattern_kind("hexagons"));
 }
 
 TEST(Pattern, CharucoCornersMatchOpenCvBoard) {

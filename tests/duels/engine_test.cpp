@@ -187,7 +187,9 @@ TEST(Attack, ColoursMustReachTheTarget) {
   // Ann's dice: 0 white d6, 1 yellow d8, 2 blue d6 ace, 3 green d8 ace, 4 red d6, 5 black d6 ace
   auto r = rejected(s, DeclareAttack{0, 1, at(14.2), {2}});
   EXPECT_EQ(r.code, RejectCode::OutOfRange);
-  EXPECT_EQ(r.reason, "blue dice can't attack at 14.2\": the blue track ends at 12.0\"");
+  EXPECT_EQ(r.reason,
+            "blue dice can't attack at 14.20\": the blue track ends at 12.00\" on the tape, so it "
+            "reaches 12.00\" at most");
   r = rejected(s, DeclareAttack{0, 1, at(5), {0}});
   EXPECT_NE(r.reason.find("white dice can't attack"), std::string::npos);
   ok(s, DeclareAttack{0, 1, at(5), {2, 4}});  // blue + red joining: legal

@@ -44,6 +44,22 @@ TEST(Source, FolderSkipsAndCountsUndecodableFiles) {
   EXPECT_NE(source->stats().last_problem.find("f1.png"), std::string::npos);
 }
 
+// A folder where not one file decodes is a mistake to report, not "0 frames, done".
+TEST(Source, FolderWithNothingDecodableIsADataError) {
+  const fs::path dir = fresh_dir("undecodable");
+  std::ofstream(dir / "a.png") << "not a png";
+  std::ofstream(dir / "b.jpg") << "\xff\xd8 not a jpeg either";
+  auto source = open_folder(dir.string(), {});
+  Frame f;
+  try {
+    source->read(f);
+    FAIL() << "no error for a folder without one decodable image";
+  } catch (const DataException& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("none of its 2 image files could be read"), std::string::npos) << msg;
+  }
+}
+
 TEST(Source, FolderLoopsWhenAsked) {
   const fs::path dir = fresh_dir("loop");
   cv::imwrite((dir / "a.png").string(), cv::Mat(8, 8, CV_8UC1, cv::Scalar(1)));
