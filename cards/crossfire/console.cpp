@@ -263,24 +263,25 @@ DAMAGE: blue+1, 2green+2, levels:2:consecutive, blue+2+levels:3, none (see docs)
 }
 
 Console::Reply Console::submit(const Command& command, std::string prefix) {
+  const std::string before = render(session_.state());
   auto events = session_.submit(command);
   if (!events) return Reply{prefix + "not allowed: " + events.error().reason + "\n", false, false};
   std::string out = std::move(prefix);
   for (const Event& e : *events)
     out += "  " + e.text + "\n";
-  out += render(session_.state());
+  out += text::changed_lines(before, render(session_.state()));  // `state` shows it all
   return Reply{out, true, false};
 }
 
 Console::Reply Console::submit_all(const std::vector<Command>& commands) {
+  // One typed line: all of its commands or none, and one undo step.
+  const std::string before = render(session_.state());
+  auto events = session_.submit_line(commands);
+  if (!events) return Reply{"not allowed: " + events.error().reason + "\n", false, false};
   std::string out;
-  for (const Command& c : commands) {
-    auto events = session_.submit(c);
-    if (!events) return Reply{out + "not allowed: " + events.error().reason + "\n", false, false};
-    for (const Event& e : *events)
-      out += "  " + e.text + "\n";
-  }
-  out += render(session_.state());
+  for (const Event& e : *events)
+    out += "  " + e.text + "\n";
+  out += text::changed_lines(before, render(session_.state()));  // `state` shows it all
   return Reply{out, true, false};
 }
 
@@ -294,12 +295,14 @@ Console::Reply Console::handle(std::string_view line) {
   if (cmd == "quit" || cmd == "exit") return Reply{"", true, true};
   if (cmd == "state") return Reply{render(s), true, false};
   if (cmd == "undo") {
+    const std::string before = render(s);
     if (!session_.undo()) return bad("nothing to undo");
-    return Reply{"undone\n" + render(session_.state()), true, false};
+    return Reply{"undone\n" + text::changed_lines(before, render(session_.state())), true, false};
   }
   if (cmd == "redo") {
+    const std::string before = render(s);
     if (!session_.redo()) return bad("nothing to redo");
-    return Reply{"redone\n" + render(session_.state()), true, false};
+    return Reply{"redone\n" + text::changed_lines(before, render(session_.state())), true, false};
   }
   if (cmd == "log") {
     std::string out;
@@ -479,7 +482,34 @@ Console::Reply Console::handle(std::string_view line) {
     std::vector<Command> steps;
     if (s.phase == Phase::RoundStart) return submit(BeginRound{});
     if (s.phase != Phase::Turn) return bad("next moves a turn along (no turn under way)");
-    if (s.step == TurnStep::Play) steps.emplace_back(ApplyDamage{});
+    if (s.step == TurnStep::Play) {
+      // Damage beside no obstacle would be lost: `next` does not throw it away.
+      std::vector<std::string> unplaced;
+      for (std::size_t i = 0; i < s.played.size(); ++i) {
+        const PlayedCard& p = s.played[i];
+        if (!p.applied && p.target < 0 && p.level_targets.empty() &&
+            (!p.bundle.points.empty() || p.bundle.levels > 0)) {
+          unplaced.push_back(fmt::format("{}. {}", i + 1, p.name));
+        }
+      }
+      if (!unplaced.empty()) {
+        std::string out = fmt::format(
+            "not yet: {} beside no obstacle (its damage would be lost). Place it first:\n"
+            "  best                      the solver's placement:\n",
+            fmt::join(unplaced, ", "));
+        const AllocInput in = allocation_input(s);
+        if (auto r = allocate(in)) {
+          for (const std::string& l : r->lines)
+            out += "                            " + l + "\n";
+        }
+        out +=
+            "  place N; on OBSTACLE      put card N beside an obstacle yourself\n"
+            "  apply                     apply as it lies (the unplaced damage is lost), then "
+            "next\n";
+        return Reply{out, false, false};
+      }
+      steps.emplace_back(ApplyDamage{});
+    }
     if (s.step != TurnStep::DrawBuy) steps.emplace_back(TakeDamage{});
     steps.emplace_back(EndTurn{});
     return submit_all(steps);

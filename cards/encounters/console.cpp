@@ -254,12 +254,13 @@ SPEC: Shadowrunner "Topshelf: wild 2,5; metahuman: +1; red", Encounter "Vampire:
 }
 
 Console::Reply Console::submit(const Command& command, std::string prefix) {
+  const std::string before = render(session_.state());
   auto events = session_.submit(command);
   if (!events) return Reply{prefix + "not allowed: " + events.error().reason + "\n", false, false};
   std::string out = std::move(prefix);
   for (const Event& e : *events)
     out += "  " + e.text + "\n";
-  out += render(session_.state());
+  out += text::changed_lines(before, render(session_.state()));  // `state` shows it all
   return Reply{out, true, false};
 }
 
@@ -277,10 +278,11 @@ Console::Reply Console::solve_text() {
     const auto map = [&](int d) { return d < 0 ? d : sq->die_index[static_cast<std::size_t>(d)]; };
     for (auto& g : shown.groups)
       std::transform(g.begin(), g.end(), g.begin(), map);
+    // The faces and values are read by finding each die in `dice`: renumber it with the rest.
+    std::transform(shown.dice.begin(), shown.dice.end(), shown.dice.begin(), map);
     for (Step& st : shown.steps)
       st.die = map(st.die);
-    MatchQuery display = sq->query;
-    out += fmt::format("{:>2}. {}\n", i + 1, describe(shown, display));
+    out += fmt::format("{:>2}. {}\n", i + 1, describe(shown, sq->query));
   }
   if (found->found > kShownWays) {
     out += fmt::format("    … {} ways in all{}\n", found->found,
@@ -303,12 +305,14 @@ Console::Reply Console::handle(std::string_view line) {
   if (cmd == "quit" || cmd == "exit") return Reply{"", true, true};
   if (cmd == "state") return Reply{render(s), true, false};
   if (cmd == "undo") {
+    const std::string before = render(s);
     if (!session_.undo()) return bad("nothing to undo");
-    return Reply{"undone\n" + render(session_.state()), true, false};
+    return Reply{"undone\n" + text::changed_lines(before, render(session_.state())), true, false};
   }
   if (cmd == "redo") {
+    const std::string before = render(s);
     if (!session_.redo()) return bad("nothing to redo");
-    return Reply{"redone\n" + render(session_.state()), true, false};
+    return Reply{"redone\n" + text::changed_lines(before, render(session_.state())), true, false};
   }
   if (cmd == "log") {
     std::string out;

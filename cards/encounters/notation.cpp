@@ -393,6 +393,17 @@ Expected<std::vector<int>, SpecError> parse_dice(std::string_view text, int max_
   std::vector<int> dice;
   const std::vector<Piece> ws = words(Piece{0, text}, true);
   if (ws.empty()) return fail.at_end("die faces like 1,1,3");
+  // "1,,2" and "1,2,": a comma with no face before or after it is a missing die, not nothing.
+  bool face_since_comma = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ',') {
+      if (!face_since_comma) return fail(Piece{i, text.substr(i, 1)}, "a die face before this ','");
+      face_since_comma = false;
+    } else if (!is_space(text[i])) {
+      face_since_comma = true;
+    }
+  }
+  if (!face_since_comma) return fail.at_end("a die face after the last ','");
   for (const Piece& w : ws) {
     int face = 0;
     if (!parse_int(w.text, face) || face < 1 || face > 6) {

@@ -268,12 +268,13 @@ RUNNER: a name, or PLAYER:NAME for another player's runner.
 }
 
 Console::Reply Console::submit(const Command& command, std::string prefix) {
+  const std::string before = render(session_.state());
   auto events = session_.submit(command);
   if (!events) return Reply{prefix + "not allowed: " + events.error().reason + "\n", false, false};
   std::string out = std::move(prefix);
   for (const Event& e : *events)
     out += "  " + e.text + "\n";
-  out += render(session_.state());
+  out += text::changed_lines(before, render(session_.state()));  // `state` shows it all
   return Reply{out, true, false};
 }
 
@@ -287,12 +288,14 @@ Console::Reply Console::handle(std::string_view line) {
   if (cmd == "state") return Reply{render(s), true, false};
   if (cmd == "combat") return Reply{combat_text(s), true, false};
   if (cmd == "undo") {
+    const std::string before = render(s);
     if (!session_.undo()) return bad("nothing to undo");
-    return Reply{"undone\n" + render(session_.state()), true, false};
+    return Reply{"undone\n" + text::changed_lines(before, render(session_.state())), true, false};
   }
   if (cmd == "redo") {
+    const std::string before = render(s);
     if (!session_.redo()) return bad("nothing to redo");
-    return Reply{"redone\n" + render(session_.state()), true, false};
+    return Reply{"redone\n" + text::changed_lines(before, render(session_.state())), true, false};
   }
   if (cmd == "log") {
     std::string out;

@@ -696,6 +696,22 @@ Expected<std::vector<RunnerCard>, SpecError> parse_runner_list(std::string_view 
       if (e.position > text.size()) e.position = text.size();
       return e;
     }
+    // A card whose damage tokens already reach its Body is dead: it is trashed, not on the run.
+    const int body = r->threat.body + r->mod.body + r->pumped * r->pump.body;
+    if (r->damage > 0 && r->damage >= body && r->role != Role::Indirect) {
+      std::size_t at = start;
+      const std::string low = lower(piece);
+      for (const char* key : {"dmg", "damage"}) {
+        if (const auto k = low.find(key); k != std::string::npos) {
+          at = start + k;
+          break;
+        }
+      }
+      return SpecError{"runner", std::string(text), at, 3,
+                       fmt::format("damage below its Body {} (dmg {} means it is dead: trash it, "
+                                   "it goes on no run)",
+                                   body, r->damage)};
+    }
     out.push_back(std::move(*r));
     start = i + 1;
   }
