@@ -59,6 +59,13 @@ bool to_int(std::string_view s, int& out) {
   return ec == std::errc() && ptr == end;
 }
 
+std::optional<std::pair<std::string, std::string>> arrow(std::string_view text) {
+  const auto at = text.find("->");
+  if (at == std::string_view::npos) return std::nullopt;
+  return std::make_pair(std::string(trim(text.substr(0, at))),
+                        std::string(trim(text.substr(at + 2))));
+}
+
 std::string changed_lines(std::string_view before, std::string_view after) {
   std::multiset<std::string_view> old;
   const auto lines = [](std::string_view text, auto&& visit) {

@@ -25,6 +25,20 @@ class SessionRecorder {
   virtual void record_redo() = 0;
 };
 
+/// A game's rules as a session replays them, made from its types and its two functions:
+/// `apply(state, command)` and `replay(start, commands)`.
+template <class StateT, class CommandT, class EventT, class RejectionT, auto Apply, auto ReplayAll>
+struct SessionRulesOf {
+  using State = StateT;
+  using Command = CommandT;
+  using Event = EventT;
+  using Rejection = RejectionT;
+  static auto apply(const State& state, const Command& command) { return Apply(state, command); }
+  static auto replay(const State& start, const std::vector<Command>& commands) {
+    return ReplayAll(start, commands);
+  }
+};
+
 /// A game in memory: submit commands, undo, redo; with a recorder, each is journaled first.
 ///
 /// `Rules` provides the types State, Command, Event and Rejection and two functions:
