@@ -388,7 +388,8 @@ void add_advise(CLI::App& parent) {
 void add_play(CLI::App& parent) {
   auto o = std::make_shared<CardPlayOptions>();
   auto* cmd = add_card_play(
-      parent, "An interactive session: commands on stdin (type help), state after each", o, true);
+      parent, "An interactive session: commands on stdin (type help), what changed after each", o,
+      true);
   cmd->callback([o] {
     const std::string journal =
         o->journal.empty() ? match::new_session_journal("encounters") : o->journal;

@@ -1134,7 +1134,8 @@ void add_dmz(CLI::App& parent) {
 void add_play(CLI::App& parent) {
   auto o = std::make_shared<CardPlayOptions>();
   auto* cmd = add_card_play(
-      parent, "An interactive, journaled session: commands on stdin (type help), state after each",
+      parent,
+      "An interactive, journaled session: commands on stdin (type help), what changed after each",
       o, true);
   cmd->callback([o] {
     const std::string journal =
