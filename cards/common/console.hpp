@@ -13,6 +13,26 @@
 
 namespace duels::cards {
 
+/// What one console line produced.
+struct ConsoleReply {
+  std::string text;
+  bool ok = true;     ///< false when the line was refused or not understood
+  bool quit = false;  ///< the line asked to end the session
+};
+
+/// What every game's console holds: its session (a cards::UndoSession) and the reply type.
+template <class Session>
+class SessionConsole {
+ public:
+  using Reply = ConsoleReply;
+  [[nodiscard]] const Session& session() const { return session_; }
+  /// For restoring from a journal and attaching its recorder.
+  Session& session() { return session_; }
+
+ protected:
+  Session session_;
+};
+
 /// Applies one typed line's `commands` to `session` (all of them or none) and says what
 /// happened: `prefix`, each event, then the lines of the state (`render(state)`) that changed.
 template <class Reply, class Session, class Render>
