@@ -21,6 +21,7 @@ struct CardPlayOptions {
   std::string journal;
   std::string script;
   bool quiet = false;
+  bool keep_going = false;            ///< a script plays on after a refused line
   std::optional<std::uint64_t> seed;  ///< games with dice only
 };
 
@@ -36,14 +37,17 @@ inline CLI::App* add_card_play(CLI::App& parent, const std::string& description,
     cmd->add_option("--seed", o->seed, "seed for rolls without faces and the first player");
   cmd->add_option("--script", o->script, "read commands from this file instead of stdin");
   cmd->add_flag("--quiet", o->quiet, "do not echo the prompt");
+  cmd->add_flag("--keep-going", o->keep_going,
+                "with --script: play the lines after a refused one too (default: stop there)");
   return cmd;
 }
 
 /// Prints the journal's `notes`, then plays lines from `o.script` (standard input when empty)
 /// through `console`: the prompt and the echoed line unless `o.quiet`, each reply, until the input
-/// ends or a reply quits; then the summary (`hash_hex` gives the state hash). A script with refused
-/// lines ends as an error (exit 3) naming its first refused line, after everything else in it was
-/// played and journaled; a typed session only counts them.
+/// ends or a reply quits; then the summary (`hash_hex` gives the state hash). A script stops at
+/// its first refused line and ends as an error (exit 3) naming it: the lines after it were
+/// written for a game that went otherwise. With `o.keep_going` it plays them too and still ends
+/// as an error naming the first refused line. A typed session only counts refusals.
 template <class Console, class HashHex>
 void play_card_console(Console& console, const CardPlayOptions& o,
                        const std::vector<std::string>& notes, const std::string& banner,
@@ -72,12 +76,20 @@ void play_card_console(Console& console, const CardPlayOptions& o,
     std::cout << reply.text;
     if (!reply.ok && ++refused == 1) first_refused = line_no;
     if (reply.quit) break;
+    if (!reply.ok && !script.empty() && !o.keep_going) break;
   }
   if (!quiet) std::cout << "\n";
   const auto commands = console.session().log().size();
   std::cout << fmt::format("{} command{} in effect (journal {}), {} refused; state {}\n", commands,
                            commands == 1 ? "" : "s", journal, refused,
                            hash_hex(console.session().state()));
+  if (!script.empty() && refused > 0 && !o.keep_going) {
+    throw DataException(
+        {script, first_refused, "",
+         "a line the game accepts (this one was refused, see above; the lines before it were "
+         "played and journaled, none after it was played: fix it and run the rest, or use "
+         "--keep-going)"});
+  }
   if (!script.empty() && refused > 0) {
     throw DataException({script, first_refused, "",
                          fmt::format("lines the game accepts ({} refused, the first here; see "

@@ -13,6 +13,7 @@
 
 #include "app/card_console.hpp"
 #include "app/command.hpp"
+#include "cards/common/text.hpp"
 #include "cards/crossfire/allocate.hpp"
 #include "cards/crossfire/calc.hpp"
 #include "cards/crossfire/console.hpp"
@@ -101,8 +102,20 @@ void add_allocate(CLI::App& parent) {
     cf::AllocInput in;
     for (const std::string& t : o->runners)
       in.runners.push_back(runner_arg(t));
-    for (const std::string& t : o->obstacles)
-      in.obstacles.push_back(cf::AllocObstacle{obstacle_arg(t), {}});
+    for (const std::string& t : o->obstacles) {
+      cf::AllocObstacle ob{obstacle_arg(t), {}};
+      // The plan names obstacles: two of one name could not be told apart.
+      for (const cf::AllocObstacle& other : in.obstacles) {
+        if (cards::text::lower(other.card.name) == cards::text::lower(ob.card.name)) {
+          throw DataException(
+              {"<command line>", 0, "--obstacle",
+               fmt::format("obstacles with different names ('{}' is given twice: call the "
+                           "second '{} 2')",
+                           ob.card.name, ob.card.name)});
+        }
+      }
+      in.obstacles.push_back(std::move(ob));
+    }
     for (const std::string& t : o->cards)
       in.cards.push_back(cf::AllocCard{bundle_arg(t, "--card"), cf::CardUse::Played, ""});
     for (const std::string& t : o->hand)
@@ -350,6 +363,11 @@ void add_flips(CLI::App& parent) {
     if (*m == cf::Mission::Crossfire) {
       f = cf::crossfire_scene_flip(o->runners, o->scene, o->level, has("bring-it-on"));
     } else if (*m == cf::Mission::Dragon) {
+      if (o->runners != 4) {
+        throw DataException(
+            {"<command line>", 0, "--runners",
+             fmt::format("4 for the Dragon Fight (a 4-runner mission), not {}", o->runners)});
+      }
       f = cf::dragon_round_flip(o->level, has("minions-unending"));
     } else {
       auto s = cf::extraction_step(o->runners, o->step, has("elite-response-team"));

@@ -135,7 +135,8 @@ void add_solve(CLI::App& parent) {
                   "a Shadowrunner, e.g. \"Topshelf: wild 2,5; metahuman: +1; red\" (repeat)");
   cmd->add_flag("--twice", o->twice, "\"must be defeated twice with the same roll\" (Vampire)");
   cmd->add_flag("--no-runners", o->no_runners, "the Encounter shows the No-Shadowrunners icon");
-  cmd->add_option("--keep", o->keep, "how many dice you would like left unlocked (ranking)");
+  cmd->add_option("--keep", o->keep, "how many dice you would like left unlocked (ranking)")
+      ->check(CLI::Range(0, 8));
   cmd->add_option("--limit", o->limit, "how many ways to list (default 20)");
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->callback([o] {
@@ -218,13 +219,14 @@ void add_advise(CLI::App& parent) {
       ->check(CLI::Range(0, 8));
   cmd->add_option("--banked", o->banked, "what the tableau scores now (¥)")
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--values", o->values,
-                  "Encounter Values still to come: 1-12 (default), 3,5,7,7 or 5:2,7:1");
+  auto* values = cmd->add_option(
+      "--values", o->values, "Encounter Values still to come: 1-12 (default), 3,5,7,7 or 5:2,7:1");
   cmd->add_option("--cap", o->cap, "column depth cap of the look-ahead (default 8)")
       ->check(CLI::Range(1, 20));
   cmd->add_option("--objective", o->objective, "ev (expected Nuyen) or reach (P(≥ --need ¥))")
       ->check(CLI::IsMember({"ev", "reach"}));
-  cmd->add_option("--need", o->need, "Nuyen still needed to win (for --objective reach)");
+  cmd->add_option("--need", o->need, "Nuyen still needed to win (for --objective reach)")
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--value", o->value, "the rolled Encounter's value (with --dice: lock advice)");
   cmd->add_option("--dice", o->dice, "the rolled unlocked dice, e.g. 1,1,3");
   cmd->add_option("--keywords", o->keywords, "the rolled Encounter's keywords");
@@ -234,7 +236,7 @@ void add_advise(CLI::App& parent) {
   cmd->add_flag("--burn", o->burn, "you just failed: burn a Shadowrunner to block the Datasteal?");
   cmd->add_option("--runner-value", o->runner_value, "what a Shadowrunner is worth to you (¥)");
   cmd->add_option("--retain", o->retain, "a Shadowrunner just used: retain it for 3¥?");
-  cmd->add_option("--nuyen", o->nuyen, "your Nuyen (retain, solo)");
+  cmd->add_option("--nuyen", o->nuyen, "your Nuyen (retain, solo)")->check(CLI::Range(0, 1000));
   cmd->add_option("--hire-costs", o->hire_costs, "hire costs left in the deck, e.g. 2,2,3,4,5");
   cmd->add_flag("--solo", o->solo, "solo planner: P(reach --target within --turns-left)");
   cmd->add_option("--turns-left", o->turns_left, "solo: turns left (default 12)");
@@ -243,9 +245,9 @@ void add_advise(CLI::App& parent) {
   cmd->add_option("--trials", o->trials, "solo: simulated runs (default 2000)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_flag("--json", o->json, "print JSON");
-  cmd->callback([o] {
+  cmd->callback([o, values] {
     enc::AdvisorSettings settings;
-    if (!o->values.empty()) {
+    if (values->count() > 0 || !o->values.empty()) {
       auto mix = enc::parse_value_mix(o->values);
       if (!mix) bad_spec(mix.error(), "--values");
       settings.mix = *mix;
@@ -386,7 +388,8 @@ void add_advise(CLI::App& parent) {
 void add_play(CLI::App& parent) {
   auto o = std::make_shared<CardPlayOptions>();
   auto* cmd = add_card_play(
-      parent, "An interactive session: commands on stdin (type help), state after each", o, true);
+      parent, "An interactive session: commands on stdin (type help), what changed after each", o,
+      true);
   cmd->callback([o] {
     const std::string journal =
         o->journal.empty() ? match::new_session_journal("encounters") : o->journal;

@@ -156,6 +156,20 @@ void add_combat(CLI::App& parent) {
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->callback([o] {
     const auto cards = runner_list(o->runners, "--runners");
+    {
+      // At most six runners go on a run; drones, spirits and Indirect Fire from the safehouse
+      // do not count.
+      int on_run = 0;
+      for (const auto& c : cards) {
+        if (c.role == sr::Role::Runner || c.role == sr::Role::Controller) ++on_run;
+      }
+      if (on_run > 6) {
+        throw DataException({"<command line>", 0, "--runners",
+                             fmt::format("at most 6 runners on one run (drones, spirits and "
+                                         "indirect fire do not count), not {}",
+                                         on_run)});
+      }
+    }
     auto ch = sr::parse_challenge(o->challenge);
     if (!ch) bad_spec(ch.error(), "--challenge");
     auto opp = sr::opponent_from(*ch);
@@ -190,6 +204,21 @@ void add_combat(CLI::App& parent) {
     text += fmt::format("It deals {} to the team{} — suggested split:\n", r.incoming,
                         r.incoming_armor_piercing ? " (armor-piercing)" : ", armor per runner");
     text += split_text(team, r.suggested);
+    {
+      // Both readings of "the Attack Value of each attacking card", when they differ.
+      int taken = 0;
+      for (const int t : r.suggested.taken)
+        taken += t;
+      j["taken"] = taken;
+      j["taken_if_armor_once"] = r.taken_if_armor_once;
+      if (taken != r.taken_if_armor_once && !r.incoming_armor_piercing) {
+        text += fmt::format(
+            "  Armor read per share (this program): the team takes {} in all; read once against "
+            "{}'s Attack ({} less one card's armor) it would take {}\n",
+            taken, opp->name.empty() ? "the Challenge" : opp->name, r.incoming,
+            r.taken_if_armor_once);
+      }
+    }
     if (!o->split.empty()) {
       const auto raw = int_list(o->split, "--split");
       auto checked = sr::check_split(team, r.incoming, r.incoming_armor_piercing, raw);
@@ -661,6 +690,15 @@ void add_tournament(CLI::App& parent) {
                                fmt::format("a nuyen count after the score (in '{}')", spec)});
         }
         if (f.size() > 3) e.rolloff = int_list(f[3], "--player");
+        for (const auto& other : field) {
+          if (other.name == e.name) {
+            throw DataException(
+                {"<command line>", 0, "--player",
+                 fmt::format("each player once (the name '{}' is given twice: a player is "
+                             "paired once a round)",
+                             e.name)});
+          }
+        }
         field.push_back(e);
       }
       const auto find = [&](const std::string& name) -> sr::Entrant& {
@@ -675,6 +713,10 @@ void add_tournament(CLI::App& parent) {
         if (dash == std::string::npos) throw UsageError("--played NAME-NAME");
         sr::Entrant& a = find(pair.substr(0, dash));
         sr::Entrant& b = find(pair.substr(dash + 1));
+        if (&a == &b) {
+          throw DataException({"<command line>", 0, "--played",
+                               fmt::format("two different players (not '{}')", pair)});
+        }
         a.played.push_back(b.name);
         b.played.push_back(a.name);
       }
@@ -1092,7 +1134,8 @@ void add_dmz(CLI::App& parent) {
 void add_play(CLI::App& parent) {
   auto o = std::make_shared<CardPlayOptions>();
   auto* cmd = add_card_play(
-      parent, "An interactive, journaled session: commands on stdin (type help), state after each",
+      parent,
+      "An interactive, journaled session: commands on stdin (type help), what changed after each",
       o, true);
   cmd->callback([o] {
     const std::string journal =

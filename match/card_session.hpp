@@ -6,8 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -17,6 +20,40 @@
 #include "match/session.hpp"
 
 namespace duels::match {
+
+/// A damaged or refused line in the middle of a card journal, said plainly: which line, what is
+/// wrong with it, what was kept and what was dropped (`original` is the file as it was read:
+/// the `.damaged` copy once the journal was repaired).
+inline std::string damage_note(const std::string& path, const DataError& error,
+                               std::uint64_t kept_events, bool repaired) {
+  const std::string original = repaired ? path + ".damaged" : path;
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(original, std::ios::binary);
+    std::string l;
+    while (std::getline(in, l))
+      lines.push_back(l);
+  }
+  std::string what;
+  if (error.line >= 1 && error.line <= static_cast<int>(lines.size())) {
+    const std::string& bad = lines[static_cast<std::size_t>(error.line - 1)];
+    if (error.expected.starts_with("an intact line")) {
+      what = nlohmann::json::parse(bad, nullptr, false).is_discarded()
+                 ? "it is not valid JSON (cut or overwritten)"
+                 : "its checksum does not match its text (it was changed after it was written)";
+    }
+  }
+  const bool damaged = !what.empty();
+  if (!damaged) what = "the journal expected " + error.expected;
+  const int after = std::max(0, static_cast<int>(lines.size()) - error.line);
+  return fmt::format(
+      "{} line {} ({}) {}: {}. Kept: the header and events 1 to {} (lines 1 to {}); the game "
+      "goes on from there. Not used: line {} and the {} line{} after it{}.",
+      path, error.line, error.field.empty() ? "an entry" : error.field,
+      damaged ? "is damaged" : "cannot be used", what, kept_events, error.line - 1, error.line,
+      after, after == 1 ? "" : "s",
+      repaired ? fmt::format("; the original file is kept as {}", original) : std::string());
+}
 
 /// The journal traits of a card game whose session rules are `Rules` (as for
 /// cards::UndoSession) and whose journal header body is `StartT`. The game's namespace provides
@@ -64,6 +101,14 @@ class JournalRecorder : public cards::SessionRecorder<typename G::Command> {
   void record_command(const typename G::Command& command) override {
     writer_.append("command", G::command_to_json(command));
   }
+  /// Marked `"same_line": true`, so a resumed session still undoes the typed line as one.
+  void record_continued(const typename G::Command& command) override {
+    nlohmann::json body = G::command_to_json(command);
+    body[kSameLine] = true;
+    writer_.append("command", body);
+  }
+  /// The key that marks a command typed on the line of the one before it.
+  static constexpr const char* kSameLine = "same_line";
   void record_undo() override { writer_.append("undo", nlohmann::json::object()); }
   void record_redo() override { writer_.append("redo", nlohmann::json::object()); }
   [[nodiscard]] const std::string& path() const { return writer_.path(); }
@@ -105,18 +150,33 @@ AttachedSessionJournal<G> attach_session_journal(const std::string& path, Sessio
     auto resumed = resume_journal<G>(path);
     static_cast<typename G::Start&>(out) = static_cast<const typename G::Start&>(resumed.replay);
     out.notes = resumed.replay.warnings;
-    if (resumed.replay.error) out.notes.push_back(resumed.replay.error->message());
-    if (resumed.repaired) {
+    if (resumed.replay.error) {
+      out.notes.push_back(
+          damage_note(path, *resumed.replay.error, resumed.replay.last_seq, resumed.repaired));
+    } else if (resumed.repaired) {
       out.notes.push_back("the damaged tail was cut off (the original is kept as " + path +
                           ".damaged)");
     }
     std::vector<typename G::Command> log;
     std::vector<typename G::Command> redo;
-    for (const auto& s : resumed.replay.steps)
+    std::vector<bool> log_continued;
+    std::vector<bool> redo_continued;
+    // Which commands were typed on the line of the one before (by journal sequence number).
+    std::map<std::uint64_t, bool> same_line;
+    for (const auto& e : read_journal(path).entries) {
+      if (e.type == "command" && e.data.is_object())
+        same_line[e.seq] = e.data.value(JournalRecorder<G>::kSameLine, false);
+    }
+    for (const auto& s : resumed.replay.steps) {
       log.push_back(s.command);
-    for (const auto& s : resumed.replay.redo)
+      log_continued.push_back(same_line[s.seq]);
+    }
+    for (const auto& s : resumed.replay.redo) {
       redo.push_back(s.command);
-    if (!session.restore(std::move(log), std::move(redo))) {
+      redo_continued.push_back(same_line[s.seq]);
+    }
+    if (!session.restore(std::move(log), std::move(redo), std::move(log_continued),
+                         std::move(redo_continued))) {
       throw DataException({path, 0, "", "a journal whose commands replay (this one does not)"});
     }
     out.notes.push_back(fmt::format("resumed after event {}", resumed.replay.last_seq));

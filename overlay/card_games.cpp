@@ -1,5 +1,7 @@
 #include "overlay/card_games.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -7,7 +9,10 @@
 
 #include "cards/crossfire/json.hpp"
 #include "cards/crossfire/metatypes.hpp"
+#include "cards/crossfire/rules.hpp"
 #include "cards/encounters/json.hpp"
+#include "cards/encounters/match.hpp"
+#include "cards/encounters/rules.hpp"
 #include "cards/srtcg/json.hpp"
 #include "dice/roller.hpp"
 #include "match/crossfire_session.hpp"
@@ -86,6 +91,85 @@ class EncountersTable final
   [[nodiscard]] std::vector<std::string> quick_words() const override {
     return {"advise", "odds", "solve", "roll", "log", "undo", "redo"};
   }
+  [[nodiscard]] std::vector<CardAction> actions() const override {
+    namespace enc = cards::encounters;
+    const enc::State& s = console_.session().state();
+    using K = CardAction::Kind;
+    std::vector<CardAction> out;
+    const auto send = [&](std::string label, std::string line, std::string group) {
+      out.push_back({K::Send, std::move(label), std::move(line), std::move(group)});
+    };
+    if (s.phase == enc::Phase::Setup || s.phase == enc::Phase::GameOver) return out;
+    const enc::Player& me = s.players[static_cast<std::size_t>(s.active)];
+    switch (s.phase) {
+      case enc::Phase::TurnStart:
+      case enc::Phase::MustFlip:
+        out.push_back({K::Prefill, "flip…", "flip ", "turn"});
+        break;
+      case enc::Phase::Encounter:
+        // The physical dice: one click per face, by slot order.
+        for (int f = 1; f <= 6; ++f)
+          out.push_back({K::Face, fmt::format("face {}", f), std::to_string(f), "faces"});
+        if (!s.run.hired_this_encounter && me.nuyen >= 2)
+          out.push_back({K::Prefill, "hire…", "hire ", "turn"});
+        send("bonus die", "bonus", "turn");
+        break;
+      case enc::Phase::Rolled: {
+        for (std::size_t i = 0; i < s.run.dice.size(); ++i) {
+          const enc::RunDie& d = s.run.dice[i];
+          if (!d.locked) {
+            out.push_back(
+                {K::Select, fmt::format("#{}={}", i + 1, d.face), std::to_string(i + 1), "dice"});
+          }
+        }
+        // The best ways to beat it (solve's first three), as one click each.
+        if (auto sq = enc::match_query(s)) {
+          enc::MatchQuery q = sq->query;
+          q.max_solutions = 3;
+          if (auto found = enc::find_matches(q)) {
+            for (std::size_t k = 0; k < found->solutions.size(); ++k) {
+              std::vector<std::string> parts;
+              const enc::Solution& way = found->solutions[k];
+              for (std::size_t d = 0; d < way.dice.size(); ++d) {
+                parts.push_back(
+                    fmt::format("#{}={}", sq->die_index[static_cast<std::size_t>(way.dice[d])] + 1,
+                                way.values[d]));
+              }
+              send(fmt::format("match {}: {}{}", k + 1, fmt::join(parts, " "),
+                               way.steps.empty() ? "" : " (cards)"),
+                   fmt::format("defeat {}", k + 1), "ways");
+            }
+          }
+        }
+        send("fail", "fail", "ways");
+        break;
+      }
+      case enc::Phase::Between:
+        for (const std::string& name : s.run.pending_retain)
+          send(fmt::format("retain {} (3¥)", name), "retain " + name, "turn");
+        send("score", "score", "turn");
+        if (enc::unlocked_dice(s.run) == 0) send("escalate", "escalate", "turn");
+        out.push_back({K::Prefill, "push: flip…", "flip ", "turn"});
+        break;
+      case enc::Phase::BurnChoice:
+        for (const enc::Runner& r : me.runners)
+          send("burn " + r.card.name, "burn " + r.card.name, "turn");
+        send("no burn", "noburn", "turn");
+        break;
+      case enc::Phase::DatastealChoice:
+        send("Datasteal", "steal", "turn");
+        send("fresh start", "fresh", "turn");
+        break;
+      default:
+        break;
+    }
+    return out;
+  }
+  [[nodiscard]] int faces_wanted() const override {
+    namespace enc = cards::encounters;
+    const enc::State& s = console_.session().state();
+    return s.phase == enc::Phase::Encounter ? enc::unlocked_dice(s.run) : 0;
+  }
 };
 
 // Crossfire: the console of `duels crossfire play` (no dice), journaled by
@@ -100,6 +184,46 @@ class CrossfireTable final
   [[nodiscard]] std::string game() const override { return "Crossfire"; }
   [[nodiscard]] std::vector<std::string> quick_words() const override {
     return {"best", "next", "allocate", "forecast", "log", "undo", "redo"};
+  }
+  [[nodiscard]] std::vector<CardAction> actions() const override {
+    namespace cf = cards::crossfire;
+    const cf::State& s = console_.session().state();
+    using K = CardAction::Kind;
+    std::vector<CardAction> out;
+    switch (s.phase) {
+      case cf::Phase::RoundStart:
+        out.push_back({K::Send, "begin the round", "begin", "turn"});
+        break;
+      case cf::Phase::SceneEnd:
+        out.push_back({K::Prefill, "buy…", "buy ", "turn"});
+        out.push_back({K::Send, "pass", "pass", "turn"});
+        break;
+      case cf::Phase::Turn:
+        if (s.step == cf::TurnStep::Play) {
+          out.push_back({K::Prefill, "play…", "play ", "turn"});
+          // Each played card onto each obstacle: one click.
+          for (std::size_t i = 0; i < s.played.size(); ++i) {
+            const cf::PlayedCard& p = s.played[i];
+            if (p.applied) continue;
+            for (const cf::Obstacle& o : s.obstacles) {
+              if (o.id == p.target) continue;
+              out.push_back({K::Send, fmt::format("{} → {}", p.name, o.card.name),
+                             fmt::format("place {}; on #{}", i + 1, o.id), "cards"});
+            }
+          }
+          out.push_back({K::Send, "apply damage", "apply", "turn"});
+        } else if (s.step == cf::TurnStep::TakeDamage) {
+          out.push_back({K::Send, "take damage", "take", "turn"});
+        } else {
+          out.push_back({K::Prefill, "buy…", "buy ", "turn"});
+          out.push_back({K::Send, "cycle market", "cycle", "turn"});
+          out.push_back({K::Send, "end turn", "end", "turn"});
+        }
+        break;
+      default:
+        break;
+    }
+    return out;
   }
 
  private:

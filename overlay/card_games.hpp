@@ -19,6 +19,19 @@ struct CardLine {
   bool ok = true;      ///< false when the console refused or did not understand the line
 };
 
+/// A click in a card tab. `Send` sends `line` as if typed; `Select` toggles die slot `line` for
+/// the tab's `lock` button (Encounters dice, by their fixed slot); `Face` adds the face `line`
+/// to the tab's roll (sent as `roll F,F,…` once every unlocked die has a face); `Prefill` puts
+/// `line` in the command field to finish by typing (a card's text, e.g. `hire `).
+struct CardAction {
+  enum class Kind : std::uint8_t { Send, Select, Face, Prefill };
+  Kind kind = Kind::Send;
+  std::string label;  ///< the button's text, unique in the tab
+  std::string line;
+  std::string group;  ///< buttons of a group share a row ("dice", "ways", "cards", …)
+  friend bool operator==(const CardAction&, const CardAction&) = default;
+};
+
 /// A card game played through its console, tied to its journal.
 class CardTable {
  public:
@@ -39,6 +52,11 @@ class CardTable {
   [[nodiscard]] virtual std::string help() const = 0;
   /// Console words offered as one-click buttons (e.g. "advise", "undo").
   [[nodiscard]] virtual std::vector<std::string> quick_words() const = 0;
+  /// The frequent actions of the game's state as clicks (dice faces, lock, a way to beat the
+  /// Encounter, retain, a played card onto an obstacle, …).
+  [[nodiscard]] virtual std::vector<CardAction> actions() const { return {}; }
+  /// How many `Face` clicks make a roll (0: no roll is due).
+  [[nodiscard]] virtual int faces_wanted() const { return 0; }
   /// Commands in effect (undone ones not counted).
   [[nodiscard]] virtual std::size_t commands() const = 0;
   [[nodiscard]] const std::string& journal() const { return journal_; }

@@ -53,6 +53,26 @@
     NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DUELS_CARDS_JSON_FROM, __VA_ARGS__))   \
   }
 
+/// A game's Command variant and Event as JSON, and `command_type`: the same in every game.
+/// The Event has `type` and `text`.
+#define DUELS_CARDS_GAME_JSON(Command, Event)               \
+  void to_json(nlohmann::json& j, const Command& c) {       \
+    ::duels::cards::command_to_json(j, c);                  \
+  }                                                         \
+  void from_json(const nlohmann::json& j, Command& c) {     \
+    ::duels::cards::command_from_json(j, c);                \
+  }                                                         \
+  std::string command_type(const Command& c) {              \
+    return ::duels::cards::command_type_of(c);              \
+  }                                                         \
+  void to_json(nlohmann::json& j, const Event& e) {         \
+    j = nlohmann::json{{"type", e.type}, {"text", e.text}}; \
+  }                                                         \
+  void from_json(const nlohmann::json& j, Event& e) {       \
+    e.type = j.value("type", std::string());                \
+    e.text = j.value("text", std::string());                \
+  }
+
 namespace duels::cards {
 
 namespace detail {

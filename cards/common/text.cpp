@@ -1,5 +1,7 @@
 #include "cards/common/text.hpp"
 
+#include <set>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -55,6 +57,37 @@ bool to_int(std::string_view s, int& out) {
   const char* end = s.data() + s.size();
   auto [ptr, ec] = std::from_chars(s.data(), end, out);
   return ec == std::errc() && ptr == end;
+}
+
+std::optional<std::pair<std::string, std::string>> arrow(std::string_view text) {
+  const auto at = text.find("->");
+  if (at == std::string_view::npos) return std::nullopt;
+  return std::make_pair(std::string(trim(text.substr(0, at))),
+                        std::string(trim(text.substr(at + 2))));
+}
+
+std::string changed_lines(std::string_view before, std::string_view after) {
+  std::multiset<std::string_view> old;
+  const auto lines = [](std::string_view text, auto&& visit) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      visit(text.substr(start, end - start));
+      start = end + 1;
+    }
+  };
+  lines(before, [&](std::string_view l) { old.insert(l); });
+  std::string out;
+  lines(after, [&](std::string_view l) {
+    if (const auto it = old.find(l); it != old.end()) {
+      old.erase(it);
+      return;
+    }
+    out += l;
+    out += '\n';
+  });
+  return out;
 }
 
 }  // namespace duels::cards::text

@@ -2,6 +2,7 @@
 /// @file Small text helpers the card-game consoles share: trimming, lower case, the first word
 /// of a line, comma lists and whole numbers.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,5 +23,10 @@ std::vector<std::string> split_list(std::string_view text, char sep);
 /// A whole number of at most six characters, with an optional leading '+'; false if `s` is not
 /// one (then `out` is unspecified).
 bool to_int(std::string_view s, int& out);
+/// "A -> B": the two sides, trimmed, or nullopt when there is no "->".
+std::optional<std::pair<std::string, std::string>> arrow(std::string_view text);
+/// The lines of `after` that `before` does not have (each line of `before` matches at most one
+/// line of `after`), in `after`'s order: what a command changed in a state's rendering.
+std::string changed_lines(std::string_view before, std::string_view after);
 
 }  // namespace duels::cards::text

@@ -18,8 +18,25 @@ class SessionRecorder {
  public:
   virtual ~SessionRecorder() = default;
   virtual void record_command(const Command& command) = 0;
+  /// A command typed on the same line as the one before it (one undo takes back the line).
+  /// By default recorded like any command.
+  virtual void record_continued(const Command& command) { record_command(command); }
   virtual void record_undo() = 0;
   virtual void record_redo() = 0;
+};
+
+/// A game's rules as a session replays them, made from its types and its two functions:
+/// `apply(state, command)` and `replay(start, commands)`.
+template <class StateT, class CommandT, class EventT, class RejectionT, auto Apply, auto ReplayAll>
+struct SessionRulesOf {
+  using State = StateT;
+  using Command = CommandT;
+  using Event = EventT;
+  using Rejection = RejectionT;
+  static auto apply(const State& state, const Command& command) { return Apply(state, command); }
+  static auto replay(const State& start, const std::vector<Command>& commands) {
+    return ReplayAll(start, commands);
+  }
 };
 
 /// A game in memory: submit commands, undo, redo; with a recorder, each is journaled first.
@@ -44,53 +61,105 @@ class UndoSession {
   void set_recorder(Recorder* recorder) { recorder_ = recorder; }
 
   /// Puts the session where a journal left it: `log` in effect, `redo` undone (last undone
-  /// last). Returns false (and changes nothing) if the log does not replay.
-  bool restore(std::vector<Command> log, std::vector<Command> redo) {
+  /// last). `log_continued` / `redo_continued` (empty: none) mark the commands typed on the same
+  /// line as the command before them. Returns false (and changes nothing) if the log does not
+  /// replay.
+  bool restore(std::vector<Command> log, std::vector<Command> redo,
+               std::vector<bool> log_continued = {}, std::vector<bool> redo_continued = {}) {
     auto r = Rules::replay(start_, log);
     if (r.rejected_at) return false;
+    log_continued.resize(log.size(), false);
+    redo_continued.resize(redo.size(), false);
     current_ = std::move(r.state);
     log_ = std::move(log);
     redo_ = std::move(redo);
+    continued_ = std::move(log_continued);
+    redo_continued_ = std::move(redo_continued);
     return true;
   }
 
   /// Applies `command` if legal (then the redo list is cleared); returns its events.
   Expected<std::vector<Event>, Rejection> submit(const Command& command) {
-    auto applied = Rules::apply(current_, command);
-    if (!applied) return applied.error();
-    if (recorder_ != nullptr) recorder_->record_command(command);
-    current_ = std::move(applied->state);
-    log_.push_back(command);
-    redo_.clear();
-    return std::move(applied->events);
+    return submit_line(std::vector<Command>{command});
   }
 
-  /// Drops the last command and replays the rest. False when there is nothing to undo.
+  /// Applies the commands of one typed line, all of them or (when one is refused) none; one
+  /// undo then takes back the whole line. Returns every event, in order.
+  Expected<std::vector<Event>, Rejection> submit_line(const std::vector<Command>& commands) {
+    State next = current_;
+    std::vector<Event> events;
+    for (const Command& command : commands) {
+      auto applied = Rules::apply(next, command);
+      if (!applied) return applied.error();
+      next = std::move(applied->state);
+      for (auto& e : applied->events)
+        events.push_back(std::move(e));
+    }
+    if (commands.empty()) return events;
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      if (recorder_ != nullptr) {
+        if (i == 0) {
+          recorder_->record_command(commands[i]);
+        } else {
+          recorder_->record_continued(commands[i]);
+        }
+      }
+      log_.push_back(commands[i]);
+      continued_.push_back(i > 0);
+    }
+    current_ = std::move(next);
+    redo_.clear();
+    redo_continued_.clear();
+    return events;
+  }
+
+  /// Takes back the last typed line (all its commands) and replays the rest. False when there
+  /// is nothing to undo.
   bool undo() {
     if (log_.empty()) return false;
-    if (recorder_ != nullptr) recorder_->record_undo();
-    redo_.push_back(log_.back());
-    log_.pop_back();
+    bool first_of_line = false;
+    while (!first_of_line) {
+      if (recorder_ != nullptr) recorder_->record_undo();
+      first_of_line = !continued_.back();
+      redo_.push_back(log_.back());
+      redo_continued_.push_back(continued_.back());
+      log_.pop_back();
+      continued_.pop_back();
+    }
     // Every logged command was legal in order, so the replay cannot stop early.
     current_ = Rules::replay(start_, log_).state;
     return true;
   }
 
-  /// Re-applies the last undone command. False when there is nothing to redo.
+  /// Re-applies the last undone line. False when there is nothing to redo.
   bool redo() {
     if (redo_.empty()) return false;
-    auto applied = Rules::apply(current_, redo_.back());
-    if (!applied) return false;
-    if (recorder_ != nullptr) recorder_->record_redo();
-    current_ = std::move(applied->state);
-    log_.push_back(redo_.back());
-    redo_.pop_back();
+    // The line's commands, first to last (the first one is the last undone).
+    std::size_t n = 1;
+    while (n < redo_.size() && redo_continued_[redo_.size() - n - 1])
+      ++n;
+    State next = current_;
+    for (std::size_t k = 0; k < n; ++k) {
+      auto applied = Rules::apply(next, redo_[redo_.size() - 1 - k]);
+      if (!applied) return false;
+      next = std::move(applied->state);
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      if (recorder_ != nullptr) recorder_->record_redo();
+      log_.push_back(redo_.back());
+      continued_.push_back(redo_continued_.back());
+      redo_.pop_back();
+      redo_continued_.pop_back();
+    }
+    current_ = std::move(next);
     return true;
   }
 
   [[nodiscard]] const State& state() const { return current_; }
   [[nodiscard]] const State& start() const { return start_; }
   [[nodiscard]] const std::vector<Command>& log() const { return log_; }
+  /// Per command of log(): true when it was typed on the same line as the command before it.
+  [[nodiscard]] const std::vector<bool>& continued() const { return continued_; }
   [[nodiscard]] bool can_undo() const { return !log_.empty(); }
   [[nodiscard]] bool can_redo() const { return !redo_.empty(); }
 
@@ -99,6 +168,8 @@ class UndoSession {
   State current_;
   std::vector<Command> log_;
   std::vector<Command> redo_;
+  std::vector<bool> continued_;       ///< per log_ command: typed on the line of the one before
+  std::vector<bool> redo_continued_;  ///< the same for redo_
   Recorder* recorder_ = nullptr;
 };
 

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "cards/common/console.hpp"
 #include "cards/common/text.hpp"
 #include "cards/crossfire/json.hpp"
 
@@ -13,19 +14,12 @@ namespace duels::cards::crossfire {
 
 namespace {
 
+using text::arrow;
 using text::head_rest;
 using text::lower;
 using text::split_list;
 using text::to_int;
 using text::trim;
-
-/// "A -> B": the two sides, or nullopt.
-std::optional<std::pair<std::string, std::string>> arrow(std::string_view text) {
-  const auto at = text.find("->");
-  if (at == std::string_view::npos) return std::nullopt;
-  return std::make_pair(std::string(trim(text.substr(0, at))),
-                        std::string(trim(text.substr(at + 2))));
-}
 
 /// "HEAD; key value; key value": the head and the keyed parts (keys lower-cased).
 struct Clauses {
@@ -263,25 +257,13 @@ DAMAGE: blue+1, 2green+2, levels:2:consecutive, blue+2+levels:3, none (see docs/
 }
 
 Console::Reply Console::submit(const Command& command, std::string prefix) {
-  auto events = session_.submit(command);
-  if (!events) return Reply{prefix + "not allowed: " + events.error().reason + "\n", false, false};
-  std::string out = std::move(prefix);
-  for (const Event& e : *events)
-    out += "  " + e.text + "\n";
-  out += render(session_.state());
-  return Reply{out, true, false};
+  return submit_line<Reply>(session_, {command}, std::move(prefix),
+                            [](const State& s) { return render(s); });
 }
 
 Console::Reply Console::submit_all(const std::vector<Command>& commands) {
-  std::string out;
-  for (const Command& c : commands) {
-    auto events = session_.submit(c);
-    if (!events) return Reply{out + "not allowed: " + events.error().reason + "\n", false, false};
-    for (const Event& e : *events)
-      out += "  " + e.text + "\n";
-  }
-  out += render(session_.state());
-  return Reply{out, true, false};
+  // One typed line: all of its commands or none, and one undo step.
+  return submit_line<Reply>(session_, commands, {}, [](const State& s) { return render(s); });
 }
 
 Console::Reply Console::handle(std::string_view line) {
@@ -289,24 +271,12 @@ Console::Reply Console::handle(std::string_view line) {
   const auto [cmd, rest] = head_rest(line, true);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };
-  if (cmd.empty() || cmd.starts_with("#")) return Reply{"", true, false};
-  if (cmd == "help" || cmd == "?") return Reply{help(), true, false};
-  if (cmd == "quit" || cmd == "exit") return Reply{"", true, true};
-  if (cmd == "state") return Reply{render(s), true, false};
-  if (cmd == "undo") {
-    if (!session_.undo()) return bad("nothing to undo");
-    return Reply{"undone\n" + render(session_.state()), true, false};
-  }
-  if (cmd == "redo") {
-    if (!session_.redo()) return bad("nothing to redo");
-    return Reply{"redone\n" + render(session_.state()), true, false};
-  }
-  if (cmd == "log") {
-    std::string out;
-    for (const Command& c : session_.log())
-      out +=
-          nlohmann::json(c).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    return Reply{out, true, false};
+  if (auto common = session_words<Reply>(
+          cmd, session_, help(), [](const State& st) { return render(st); },
+          [](const Command& c) {
+            return nlohmann::json(c).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          })) {
+    return *common;
   }
   const std::vector<std::string> words = split_list(rest, ' ');
 
@@ -479,9 +449,47 @@ Console::Reply Console::handle(std::string_view line) {
     std::vector<Command> steps;
     if (s.phase == Phase::RoundStart) return submit(BeginRound{});
     if (s.phase != Phase::Turn) return bad("next moves a turn along (no turn under way)");
-    if (s.step == TurnStep::Play) steps.emplace_back(ApplyDamage{});
+    if (s.step == TurnStep::Play) {
+      // Damage beside no obstacle would be lost: `next` does not throw it away.
+      std::vector<std::string> unplaced;
+      for (std::size_t i = 0; i < s.played.size(); ++i) {
+        const PlayedCard& p = s.played[i];
+        if (!p.applied && p.target < 0 && p.level_targets.empty() &&
+            (!p.bundle.points.empty() || p.bundle.levels > 0)) {
+          unplaced.push_back(fmt::format("{}. {}", i + 1, p.name));
+        }
+      }
+      if (!unplaced.empty()) {
+        std::string out = fmt::format(
+            "not yet: {} beside no obstacle (its damage would be lost). Place it first:\n"
+            "  best                      the solver's placement:\n",
+            fmt::join(unplaced, ", "));
+        const AllocInput in = allocation_input(s);
+        if (auto r = allocate(in)) {
+          for (const std::string& l : r->lines)
+            out += "                            " + l + "\n";
+        }
+        out +=
+            "  place N; on OBSTACLE      put card N beside an obstacle yourself\n"
+            "  apply                     apply as it lies (the unplaced damage is lost), then "
+            "next\n";
+        return Reply{out, false, false};
+      }
+      steps.emplace_back(ApplyDamage{});
+    }
     if (s.step != TurnStep::DrawBuy) steps.emplace_back(TakeDamage{});
     steps.emplace_back(EndTurn{});
+    // As far as the turn allows: a step that ends the game (or the turn) is the last one.
+    State sim = s;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      auto r = crossfire::apply(sim, steps[k]);
+      if (!r) break;  // submitted as it is, the line is refused with this reason
+      sim = std::move(r->state);
+      if (sim.phase != Phase::Turn) {
+        steps.resize(k + 1);
+        break;
+      }
+    }
     return submit_all(steps);
   }
   if (cmd == "pull") return submit(Pull{rest});

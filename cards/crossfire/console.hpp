@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cards/common/console.hpp"
 #include "cards/crossfire/metatypes.hpp"
 #include "cards/crossfire/session.hpp"
 
@@ -25,22 +26,13 @@ std::string allocation_text(const State& state, const std::vector<AllocCard>& of
 std::string forecast_text(const State& state);
 
 /// Reads console lines and drives a Session.
-class Console {
+class Console : public cards::SessionConsole<Session> {
  public:
   /// `metatypes`: the table runners' HP, cards and nuyen come from (see metatypes.hpp).
   explicit Console(std::vector<Metatype> metatypes = {});
 
-  /// What one line produced.
-  struct Reply {
-    std::string text;
-    bool ok = true;     ///< false when the line was refused or not understood
-    bool quit = false;  ///< the line asked to end the session
-  };
   Reply handle(std::string_view line);
 
-  [[nodiscard]] const Session& session() const { return session_; }
-  /// For restoring from a journal and attaching its recorder.
-  Session& session() { return session_; }
   /// The command language, for `help` and the README.
   static std::string help();
 
@@ -48,7 +40,6 @@ class Console {
   Reply submit(const Command& command, std::string prefix = {});
   Reply submit_all(const std::vector<Command>& commands);
 
-  Session session_;
   std::vector<Metatype> metatypes_;
 };
 

@@ -1,5 +1,7 @@
 #include "cards/crossfire/notation.hpp"
 
+#include "cards/common/scan.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,15 +21,10 @@ constexpr std::array<const char*, kColours> kTypeNames = {"Weapon", "Spell", "Ha
 constexpr std::array<const char*, kTimings> kTimingNames = {"flipped", "defeated", "attacks",
                                                             "start",   "end",      "continuous"};
 
-/// A piece of the input text with its byte offset in the whole spec.
-struct Piece {
-  std::size_t pos = 0;
-  std::string_view text;
-};
-
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
+using scan::is_space;
+using scan::Piece;
+using scan::trim;
+using Failer = scan::Failer<SpecError>;
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -36,42 +33,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-Piece trim(Piece p) {
-  while (!p.text.empty() && is_space(p.text.front())) {
-    p.text.remove_prefix(1);
-    ++p.pos;
-  }
-  while (!p.text.empty() && is_space(p.text.back()))
-    p.text.remove_suffix(1);
-  return p;
-}
-
 /// Splits on `sep`, keeping empty pieces.
 std::vector<Piece> split_on(Piece whole, char sep) {
-  std::vector<Piece> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= whole.text.size(); ++i) {
-    if (i == whole.text.size() || whole.text[i] == sep) {
-      out.push_back({whole.pos + start, whole.text.substr(start, i - start)});
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-/// Splits into non-empty words on white space.
-std::vector<Piece> words(Piece whole) {
-  std::vector<Piece> out;
-  std::size_t i = 0;
-  while (i < whole.text.size()) {
-    while (i < whole.text.size() && is_space(whole.text[i]))
-      ++i;
-    const std::size_t start = i;
-    while (i < whole.text.size() && !is_space(whole.text[i]))
-      ++i;
-    if (i > start) out.push_back({whole.pos + start, whole.text.substr(start, i - start)});
-  }
-  return out;
+  return scan::split_on(whole, std::string_view(&sep, 1));
 }
 
 bool all_digits(std::string_view s) {
@@ -98,16 +62,6 @@ bool valid_word(std::string_view s) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '\'';
   });
 }
-
-/// Builds SpecErrors for one piece of text.
-struct Failer {
-  std::string what;
-  std::string_view text;
-  SpecError operator()(Piece at, std::string expected) const {
-    return SpecError{what, std::string(text), at.pos, std::max<std::size_t>(at.text.size(), 1),
-                     std::move(expected)};
-  }
-};
 
 /// "Ncolour" or "colour": the count and the colour.
 std::optional<std::pair<int, Colour>> counted_colour(std::string_view token) {
@@ -242,15 +196,7 @@ std::string describe(const Level& level) {
 }
 
 std::string SpecError::message() const {
-  const std::string token = position < text.size() ? text.substr(position, length) : std::string();
-  std::string out = token.empty()
-                        ? fmt::format("bad {} spec: expected {}", what, expected)
-                        : fmt::format("bad {} spec '{}': expected {}", what, token, expected);
-  if (!text.empty() && text.size() <= 200) {
-    out += fmt::format("\n  {}\n  {}{}", text, std::string(std::min(position, text.size()), ' '),
-                       std::string(std::max<std::size_t>(length, 1), '^'));
-  }
-  return out;
+  return scan::caret_message(what, text, position, length, expected);
 }
 
 Expected<Track, SpecError> parse_track(std::string_view text) {
@@ -345,7 +291,7 @@ Expected<ObstacleCard, SpecError> parse_obstacle(std::string_view text) {
     return fail(name, "an obstacle name of 1 to 60 characters before '='");
   }
   o.name = std::string(name.text);
-  const auto ws = words(Piece{eq + 1, text.substr(eq + 1)});
+  const auto ws = scan::words(Piece{eq + 1, text.substr(eq + 1)});
   if (ws.empty()) return fail(Piece{eq, text.substr(eq, 1)}, "a track after '='");
   Piece track_text = ws[0];
   const auto at = track_text.text.find('@');

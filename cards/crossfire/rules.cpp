@@ -1,5 +1,7 @@
 #include "cards/crossfire/rules.hpp"
 
+#include "cards/common/text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -809,6 +811,20 @@ class Engine {
       if (!card->faces.empty() && runner_index(s_, card->faces) < 0) {
         return no(fmt::format("{} faces '{}', who is not at the table", card->name, card->faces));
       }
+      // Obstacles are addressed by name: a second one of a name could not be told apart.
+      const auto same = [&](const std::string& other) {
+        return text::lower(other) == text::lower(card->name);
+      };
+      const bool in_play = std::any_of(s_.obstacles.begin(), s_.obstacles.end(),
+                                       [&](const Obstacle& o) { return same(o.card.name); });
+      const bool in_flip = std::any_of(cards.begin(), cards.end(),
+                                       [&](const ObstacleCard& o) { return same(o.name); });
+      if (in_play || in_flip) {
+        return no(fmt::format(
+            "an obstacle named {} is {}: give this one another name (e.g. "
+            "'{} 2')",
+            card->name, in_play ? "already in play" : "in this flip twice", card->name));
+      }
       cards.push_back(*card);
     }
     std::vector<ObstacleCard> defaults;
@@ -1195,9 +1211,16 @@ class Engine {
     if (c.cost < 0 || c.cost > 50) return no("a cost is 0 to 50");
     if (r.nuyen < c.cost)
       return no(fmt::format("{} has {}¥, {} costs {}", r.name, r.nuyen, c.card, c.cost));
-    if (c.requires_spell && !scene_buy &&
-        std::find(s_.types_played.begin(), s_.types_played.end(), Colour::Blue) ==
-            s_.types_played.end()) {
+    // The Scene-end buy round is nobody's turn: no Spell was played in it, so a REQUIRES SPELL
+    // card cannot be bought there.
+    if (c.requires_spell && scene_buy) {
+      return no(fmt::format(
+          "{} REQUIRES SPELL: it can't be bought in the Scene-end buy round (no Spell card was "
+          "played this turn)",
+          c.card));
+    }
+    if (c.requires_spell && std::find(s_.types_played.begin(), s_.types_played.end(),
+                                      Colour::Blue) == s_.types_played.end()) {
       return no(fmt::format("{} REQUIRES SPELL: play a Spell card this turn first", c.card));
     }
     r.nuyen -= c.cost;

@@ -11,18 +11,8 @@
 namespace duels::cards::crossfire {
 
 /// The Crossfire rules as a session replays them.
-struct SessionRules {
-  using State = crossfire::State;
-  using Command = crossfire::Command;
-  using Event = crossfire::Event;
-  using Rejection = crossfire::Rejection;
-  static auto apply(const State& state, const Command& command) {
-    return crossfire::apply(state, command);
-  }
-  static auto replay(const State& start, const std::vector<Command>& commands) {
-    return crossfire::replay(start, commands);
-  }
-};
+using SessionRules =
+    cards::SessionRulesOf<State, Command, Event, Rejection, &crossfire::apply, &crossfire::replay>;
 
 /// Where a session journals its commands (match/crossfire_session.hpp).
 using SessionRecorder = cards::SessionRecorder<Command>;

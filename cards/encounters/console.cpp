@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "cards/common/console.hpp"
 #include "cards/common/text.hpp"
 #include "cards/encounters/advisor.hpp"
 #include "cards/encounters/json.hpp"
@@ -15,6 +16,7 @@ namespace duels::cards::encounters {
 
 namespace {
 
+using text::arrow;
 using text::head_rest;
 using text::lower;
 using text::split_list;
@@ -22,14 +24,6 @@ using text::to_int;
 using text::trim;
 
 constexpr std::size_t kShownWays = 10;
-
-/// "A -> B": the two sides, or nullopt.
-std::optional<std::pair<std::string, std::string>> arrow(std::string_view text) {
-  const auto at = text.find("->");
-  if (at == std::string_view::npos) return std::nullopt;
-  return std::make_pair(std::string(trim(text.substr(0, at))),
-                        std::string(trim(text.substr(at + 2))));
-}
 
 std::string card_list(const std::vector<Runner>& runners) {
   std::vector<std::string> parts;
@@ -254,13 +248,8 @@ SPEC: Shadowrunner "Topshelf: wild 2,5; metahuman: +1; red", Encounter "Vampire:
 }
 
 Console::Reply Console::submit(const Command& command, std::string prefix) {
-  auto events = session_.submit(command);
-  if (!events) return Reply{prefix + "not allowed: " + events.error().reason + "\n", false, false};
-  std::string out = std::move(prefix);
-  for (const Event& e : *events)
-    out += "  " + e.text + "\n";
-  out += render(session_.state());
-  return Reply{out, true, false};
+  return submit_line<Reply>(session_, {command}, std::move(prefix),
+                            [](const State& s) { return render(s); });
 }
 
 Console::Reply Console::solve_text() {
@@ -277,10 +266,11 @@ Console::Reply Console::solve_text() {
     const auto map = [&](int d) { return d < 0 ? d : sq->die_index[static_cast<std::size_t>(d)]; };
     for (auto& g : shown.groups)
       std::transform(g.begin(), g.end(), g.begin(), map);
+    // The faces and values are read by finding each die in `dice`: renumber it with the rest.
+    std::transform(shown.dice.begin(), shown.dice.end(), shown.dice.begin(), map);
     for (Step& st : shown.steps)
       st.die = map(st.die);
-    MatchQuery display = sq->query;
-    out += fmt::format("{:>2}. {}\n", i + 1, describe(shown, display));
+    out += fmt::format("{:>2}. {}\n", i + 1, describe(shown, sq->query));
   }
   if (found->found > kShownWays) {
     out += fmt::format("    … {} ways in all{}\n", found->found,
@@ -298,23 +288,10 @@ Console::Reply Console::handle(std::string_view line) {
   const auto [cmd, rest] = head_rest(line);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };
-  if (cmd.empty() || cmd.starts_with("#")) return Reply{"", true, false};
-  if (cmd == "help" || cmd == "?") return Reply{help(), true, false};
-  if (cmd == "quit" || cmd == "exit") return Reply{"", true, true};
-  if (cmd == "state") return Reply{render(s), true, false};
-  if (cmd == "undo") {
-    if (!session_.undo()) return bad("nothing to undo");
-    return Reply{"undone\n" + render(session_.state()), true, false};
-  }
-  if (cmd == "redo") {
-    if (!session_.redo()) return bad("nothing to redo");
-    return Reply{"redone\n" + render(session_.state()), true, false};
-  }
-  if (cmd == "log") {
-    std::string out;
-    for (const Command& c : session_.log())
-      out += nlohmann::json(c).dump() + "\n";
-    return Reply{out, true, false};
+  if (auto common = session_words<Reply>(
+          cmd, session_, help(), [](const State& st) { return render(st); },
+          [](const Command& c) { return nlohmann::json(c).dump(); })) {
+    return *common;
   }
   if (cmd == "advise") return Reply{advise_text(s, seed_ + session_.log().size()), true, false};
   if (cmd == "odds") {

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "cards/common/console.hpp"
 #include "cards/encounters/session.hpp"
 #include "dice/roller.hpp"
 
@@ -23,21 +24,12 @@ std::string render(const State& state);
 std::string advise_text(const State& state, std::uint64_t seed);
 
 /// Reads console lines and drives a Session.
-class Console {
+class Console : public cards::SessionConsole<Session> {
  public:
   explicit Console(std::uint64_t seed);
 
-  /// What one line produced.
-  struct Reply {
-    std::string text;
-    bool ok = true;     ///< false when the line was refused or not understood
-    bool quit = false;  ///< the line asked to end the session
-  };
   Reply handle(std::string_view line);
 
-  [[nodiscard]] const Session& session() const { return session_; }
-  /// For restoring from a journal and attaching its recorder.
-  Session& session() { return session_; }
   [[nodiscard]] std::uint64_t seed() const { return seed_; }
   /// The command language, for `help` and the README.
   static std::string help();
@@ -46,7 +38,6 @@ class Console {
   Reply submit(const Command& command, std::string prefix = {});
   Reply solve_text();
 
-  Session session_;
   std::uint64_t seed_;
   dice::Rng rng_;
 };

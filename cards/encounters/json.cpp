@@ -71,26 +71,7 @@ DUELS_CARDS_EMPTY_COMMAND_JSON(FreshStart)
 DUELS_CARDS_COMMAND_JSON(UseMegacorp, player)
 DUELS_CARDS_COMMAND_JSON(Override, path, value)
 
-void to_json(json& j, const Command& c) {
-  cards::command_to_json(j, c);
-}
-
-void from_json(const json& j, Command& c) {
-  cards::command_from_json(j, c);
-}
-
-std::string command_type(const Command& c) {
-  return cards::command_type_of(c);
-}
-
-void to_json(json& j, const Event& e) {
-  j = json{{"type", e.type}, {"text", e.text}};
-}
-
-void from_json(const json& j, Event& e) {
-  e.type = j.value("type", std::string());
-  e.text = j.value("text", std::string());
-}
+DUELS_CARDS_GAME_JSON(Command, Event)
 
 // ---- State ----------------------------------------------------------------------------------
 

@@ -24,7 +24,8 @@ std::uint8_t bit(int v) {
 struct EngineAbility {
   int card = 0;
   int ability = 0;
-  bool runner = false;                 ///< from a normal Shadowrunner (not a Special one)
+  bool runner = false;     ///< from a normal Shadowrunner (not a Special one)
+  bool every_die = false;  ///< "All rolled 4s & 6s are wild": one use covers every such die
   std::array<std::uint8_t, 7> next{};  ///< next[v]: values one use turns v into
   int gain = 0;                        ///< the most one use can add to a die
   int loss = 0;                        ///< the most one use can take from a die
@@ -108,6 +109,7 @@ struct MatchEngine {
   bool twice = false;
   bool no_runners = false;
   std::vector<EngineAbility> abilities;
+  std::uint32_t every_die = 0;       ///< abilities one use of which may change several dice
   std::vector<int> lift_cards;       ///< cards that may be discarded to lift the icon
   std::vector<int> lift_ability;     ///< per card: index of its lift ability, or -1
   std::uint32_t relevant_cards = 0;  ///< cards that can play any part
@@ -188,8 +190,10 @@ struct MatchEngine {
     MoveLists ml;
     for (std::size_t a = 0; a < abilities.size(); ++a) {
       if ((ok & (1U << a)) != 0) {
-        ml.gain += abilities[a].gain;
-        ml.loss += abilities[a].loss;
+        // An ability that covers every die may add (or take) its most on each of the 8 dice.
+        const int uses = abilities[a].every_die ? 8 : 1;
+        ml.gain += uses * abilities[a].gain;
+        ml.loss += uses * abilities[a].loss;
       }
     }
     for (std::size_t f = 1; f <= 6; ++f) {
@@ -298,7 +302,7 @@ struct MatchEngine {
         for (std::size_t code = start; code < codes && go; ++code) {
           const int g = static_cast<int>(code / list.size());
           const Move* m = list[code % list.size()];
-          if ((m->mask & mask) != 0) continue;
+          if ((m->mask & mask & ~every_die) != 0) continue;
           if (sums[static_cast<std::size_t>(g)] + m->value > value) continue;
           if (g == 1 && sums[0] == 0) continue;  // mirror images: the first die goes to set 0
           picks[static_cast<std::size_t>(n)] =
@@ -402,6 +406,8 @@ Expected<std::shared_ptr<const MatchEngine>, std::string> build_engine(const Mat
       ea.card = static_cast<int>(i);
       ea.ability = static_cast<int>(j);
       ea.runner = !hc.card.special;
+      ea.every_die = a.kind == AbilityKind::Wild;
+      if (ea.every_die) e->every_die |= 1U << e->abilities.size();
       for (int v = 1; v <= 6; ++v) {
         const unsigned targets = ability_targets(a, v);
         ea.next[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(targets);
@@ -877,13 +883,16 @@ BruteForceAnswer brute_force_matches(const MatchQuery& q) {
     }
     for (std::size_t a = 0; a < abs.size(); ++a) {
       if ((used & (1U << a)) != 0) continue;
+      // "All rolled 4s & 6s are wild": the one use covers every die showing a listed face (a
+      // second wild on the same die reaches nothing new), so wild is never used up here.
+      const std::uint32_t uses = abs[a].a->kind == AbilityKind::Wild ? 0U : (1U << a);
       if (abs[a].runner && (!runners_ok || abs[a].card == lift)) continue;
       for (int d = 0; d < nd; ++d) {
         const int before = values[static_cast<std::size_t>(d)];
         for (int t = 1; t <= 6; ++t) {
           if ((ability_targets(*abs[a].a, before) & bit(t)) == 0) continue;
           values[static_cast<std::size_t>(d)] = t;
-          self(self, used | (1U << a), lift, cards | (1U << abs[a].card));
+          self(self, used | uses, lift, cards | (1U << abs[a].card));
           values[static_cast<std::size_t>(d)] = before;
         }
       }

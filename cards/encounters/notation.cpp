@@ -1,5 +1,7 @@
 #include "cards/encounters/notation.hpp"
 
+#include "cards/common/scan.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,21 +12,12 @@
 namespace duels::cards::encounters {
 
 std::string SpecError::message() const {
-  const std::string token = position < text.size() ? text.substr(position, length) : std::string();
-  std::string out = token.empty()
-                        ? fmt::format("bad {} spec: expected {}", what, expected)
-                        : fmt::format("bad {} spec '{}': expected {}", what, token, expected);
-  if (!text.empty() && text.size() <= 200) {
-    out += fmt::format("\n  {}\n  {}{}", text, std::string(std::min(position, text.size()), ' '),
-                       std::string(std::max<std::size_t>(length, 1), '^'));
-  }
-  return out;
+  return scan::caret_message(what, text, position, length, expected);
 }
 
 DataError SpecError::as_data_error(std::string file, int line, std::string field) const {
-  const std::string token = position < text.size() ? text.substr(position, length) : std::string();
-  return DataError{std::move(file), line, std::move(field),
-                   token.empty() ? expected : fmt::format("{} (at '{}')", expected, token)};
+  return scan::caret_data_error(text, position, length, expected, std::move(file), line,
+                                std::move(field));
 }
 
 namespace {
@@ -35,59 +28,16 @@ constexpr std::string_view kAbilityShape =
     "an ability: wild F,F / +N / -N / +-N / KEYWORD: +N / special +N / lift / red / purple / "
     "cost N";
 
-/// A piece of the input text with its byte offset in the whole spec.
-struct Piece {
-  std::size_t pos = 0;
-  std::string_view text;
-};
-
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
+using scan::is_space;
+using scan::Piece;
+using scan::split_on;
+using scan::trim;
+using Failer = scan::Failer<SpecError>;
 
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return out;
-}
-
-Piece trim(Piece p) {
-  while (!p.text.empty() && is_space(p.text.front())) {
-    p.text.remove_prefix(1);
-    ++p.pos;
-  }
-  while (!p.text.empty() && is_space(p.text.back()))
-    p.text.remove_suffix(1);
-  return p;
-}
-
-/// Splits on any of `separators`, keeping empty pieces (so "a;;b" has an empty middle piece).
-std::vector<Piece> split_on(Piece whole, std::string_view separators) {
-  std::vector<Piece> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= whole.text.size(); ++i) {
-    if (i == whole.text.size() || separators.find(whole.text[i]) != std::string_view::npos) {
-      out.push_back({whole.pos + start, whole.text.substr(start, i - start)});
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-/// Splits into non-empty words on white space (and commas when `commas`).
-std::vector<Piece> words(Piece whole, bool commas = false) {
-  std::vector<Piece> out;
-  std::size_t i = 0;
-  const auto sep = [&](char c) { return is_space(c) || (commas && c == ','); };
-  while (i < whole.text.size()) {
-    while (i < whole.text.size() && sep(whole.text[i]))
-      ++i;
-    const std::size_t start = i;
-    while (i < whole.text.size() && !sep(whole.text[i]))
-      ++i;
-    if (i > start) out.push_back({whole.pos + start, whole.text.substr(start, i - start)});
-  }
   return out;
 }
 
@@ -112,19 +62,6 @@ bool valid_name(std::string_view s) {
     return std::iscntrl(static_cast<unsigned char>(c)) != 0;
   });
 }
-
-/// Builds SpecErrors for one piece of text.
-struct Failer {
-  std::string what;
-  std::string_view text;
-  SpecError operator()(Piece at, std::string expected) const {
-    return SpecError{what, std::string(text), at.pos, std::max<std::size_t>(at.text.size(), 1),
-                     std::move(expected)};
-  }
-  SpecError at_end(std::string expected) const {
-    return SpecError{what, std::string(text), text.size(), 1, std::move(expected)};
-  }
-};
 
 /// Parses "+N", "-N", "+-N" or "±N" into a Modify ability.
 Expected<Ability, SpecError> parse_modify(const Failer& fail, Piece word) {
@@ -162,7 +99,7 @@ Expected<std::uint8_t, SpecError> parse_wild_faces(const Failer& fail, Piece wil
   std::uint8_t mask = 0;
   if (rest.empty()) return fail(wild_word, "wild followed by faces, like wild 2,5");
   for (const Piece& w : rest) {
-    for (const Piece& f : words(w, true)) {
+    for (const Piece& f : scan::words(w, ",")) {
       int face = 0;
       if (!parse_int(f.text, face) || face < 1 || face > 6) {
         return fail(f, "a face from 1 to 6");
@@ -236,7 +173,7 @@ Expected<RunnerCard, SpecError> parse_runner(std::string_view text) {
       keyword = lower(kw.text);
       body = trim(Piece{item.pos + colon + 1, item.text.substr(colon + 1)});
     }
-    const std::vector<Piece> ws = words(body);
+    const std::vector<Piece> ws = scan::words(body);
     if (ws.empty()) return fail(Piece{body.pos, ":"}, "an ability after the keyword, like +1");
     const std::string head = lower(ws[0].text);
     if (!keyword.empty()) {
@@ -321,7 +258,7 @@ Expected<EncounterCard, SpecError> parse_encounter(std::string_view text) {
     card.name = std::string(name.text);
     rest = Piece{colon + 1, text.substr(colon + 1)};
   }
-  const std::vector<Piece> ws = words(rest);
+  const std::vector<Piece> ws = scan::words(rest);
   if (ws.empty()) return fail.at_end("an Encounter Value from 1 to 48, or '-' for none");
   const std::string first = lower(ws[0].text);
   if (first != "-" && first != "none") {
@@ -391,8 +328,19 @@ Expected<std::vector<int>, SpecError> parse_dice(std::string_view text, int max_
     return fail(Piece{kMaxSpecLength, text.substr(kMaxSpecLength, 1)}, "a shorter list");
   }
   std::vector<int> dice;
-  const std::vector<Piece> ws = words(Piece{0, text}, true);
+  const std::vector<Piece> ws = scan::words(Piece{0, text}, ",");
   if (ws.empty()) return fail.at_end("die faces like 1,1,3");
+  // "1,,2" and "1,2,": a comma with no face before or after it is a missing die, not nothing.
+  bool face_since_comma = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ',') {
+      if (!face_since_comma) return fail(Piece{i, text.substr(i, 1)}, "a die face before this ','");
+      face_since_comma = false;
+    } else if (!is_space(text[i])) {
+      face_since_comma = true;
+    }
+  }
+  if (!face_since_comma) return fail.at_end("a die face after the last ','");
   for (const Piece& w : ws) {
     int face = 0;
     if (!parse_int(w.text, face) || face < 1 || face > 6) {
@@ -412,7 +360,7 @@ Expected<std::vector<std::string>, SpecError> parse_keywords(std::string_view te
     return fail(Piece{kMaxSpecLength, text.substr(kMaxSpecLength, 1)}, "a shorter list");
   }
   std::vector<std::string> out;
-  for (const Piece& w : words(Piece{0, text}, true)) {
+  for (const Piece& w : scan::words(Piece{0, text}, ",")) {
     if (!valid_keyword(w.text)) return fail(w, "a keyword like metahuman (letters, digits, '-')");
     std::string k = lower(w.text);
     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(std::move(k));

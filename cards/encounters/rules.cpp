@@ -269,8 +269,9 @@ Result on(State& s, const AddPlayer& c, Events& ev) {
 Result on(State& s, const Configure& c, Events& ev) {
   if (s.phase != Phase::Setup) return reject("settings change during setup only");
   if (c.solo) {
-    if (c.turn_limit < 1 || c.turn_limit > 50) {
-      return reject("the solo turn limit is 12 (or 10 for the hard mode)");
+    if (c.turn_limit != 12 && c.turn_limit != 10) {
+      return reject(
+          fmt::format("the solo turn limit is 12 (or 10 for the hard mode), not {}", c.turn_limit));
     }
   } else if (c.target_nuyen != 20 && c.target_nuyen != 30 && c.target_nuyen != 40) {
     return reject("the victory threshold is 20, 30 or 40 Nuyen");
@@ -586,7 +587,12 @@ Result on(State& s, const Roll& c, Events& ev) {
     if (!d.locked) d.face = c.faces[k++];
   }
   s.phase = Phase::Rolled;
-  emit(ev, "rolled", fmt::format("{} rolls {}", active_player(s).name, fmt::join(c.faces, ",")));
+  // The faces with their fixed slots (1-6, bonus dice after), as `lock` addresses them.
+  std::vector<std::string> slots;
+  for (std::size_t i = 0; i < s.run.dice.size(); ++i) {
+    if (!s.run.dice[i].locked) slots.push_back(fmt::format("#{}={}", i + 1, s.run.dice[i].face));
+  }
+  emit(ev, "rolled", fmt::format("{} rolls {}", active_player(s).name, fmt::join(slots, " ")));
   return std::nullopt;
 }
 
@@ -623,6 +629,7 @@ Result on(State& s, const Defeat& c, Events& ev) {
   for (const RunDie& d : s.run.dice)
     values.push_back(d.face);
   std::vector<std::string> step_keys;
+  std::vector<std::string> wild_dice;  // "ability@die" of the wild steps so far
   int lift_runner = -1;
   std::string lift_name;
   std::vector<std::string> runners_used;
@@ -648,15 +655,25 @@ Result on(State& s, const Defeat& c, Events& ev) {
     }
     const Ability& a = card->abilities[static_cast<std::size_t>(st.ability)];
     const std::string key = ability_key((st.special ? "special:" : "") + card->name, st.ability);
+    // "All rolled 4s & 6s are wild": one use of a wild ability covers every die that shows a
+    // listed face, so it may change several dice of this Defeat (each die once).
+    const std::string die_key = fmt::format("{}@{}", key, st.die);
+    const bool every_die = a.kind == AbilityKind::Wild;
+    if (every_die && std::find(wild_dice.begin(), wild_dice.end(), die_key) != wild_dice.end()) {
+      return reject(fmt::format("{}'s '{}' changes die {} once (it covers every die, each once)",
+                                card->name, to_notation(a), st.die + 1));
+    }
     if (std::find(s.run.used_abilities.begin(), s.run.used_abilities.end(), key) !=
             s.run.used_abilities.end() ||
-        std::find(step_keys.begin(), step_keys.end(), key) != step_keys.end()) {
+        (!every_die && std::find(step_keys.begin(), step_keys.end(), key) != step_keys.end())) {
       return reject(
           fmt::format("{}'s '{}' was already used against this Encounter (each "
                       "ability once per Encounter)",
                       card->name, to_notation(a)));
     }
-    step_keys.push_back(key);
+    if (std::find(step_keys.begin(), step_keys.end(), key) == step_keys.end())
+      step_keys.push_back(key);
+    if (every_die) wild_dice.push_back(die_key);
     auto& used_list = st.special ? specials_used : runners_used;
     if (std::find(used_list.begin(), used_list.end(), card->name) == used_list.end()) {
       used_list.push_back(card->name);
@@ -752,6 +769,12 @@ Result on(State& s, const Defeat& c, Events& ev) {
         discard_runner(s, p, idx, ev, "red icon: cannot be Retained");
         break;
       case RetainMode::Normal:
+        if (p.nuyen < kRetainCost) {
+          // Nothing to offer: Retaining costs 3¥ and there is no later chance to pay.
+          discard_runner(s, p, idx, ev,
+                         fmt::format("Retaining costs 3¥ and {} has {}¥", p.name, p.nuyen));
+          break;
+        }
         s.run.pending_retain.push_back(name);
         emit(ev, "retain_offered",
              fmt::format("Retain {} for 3¥? ({} has {}¥)", name, p.name, p.nuyen));
@@ -809,6 +832,14 @@ Result on(State& s, const Fail& /*c*/, Events& ev) {
   const int next = (s.active + 1) % static_cast<int>(s.players.size());
   if (s.run.tableau.empty() || s.settings.solo || s.players.size() < 2 || next == s.run.origin) {
     sweep(s, ev, s.run.tableau.empty() ? "nothing locked" : "no one left to Datasteal");
+    end_turn(s, ev);
+    return std::nullopt;
+  }
+  if (p.runners.empty()) {
+    // Burning the Run discards a Shadowrunner: with none there is nothing to offer.
+    emit(ev, "no_burn",
+         fmt::format("{} holds no Shadowrunner to Burn the Run with: the Datasteal is open",
+                     p.name));
     end_turn(s, ev);
     return std::nullopt;
   }

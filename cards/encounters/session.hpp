@@ -11,18 +11,8 @@
 namespace duels::cards::encounters {
 
 /// The Encounters rules as a session replays them.
-struct SessionRules {
-  using State = encounters::State;
-  using Command = encounters::Command;
-  using Event = encounters::Event;
-  using Rejection = encounters::Rejection;
-  static auto apply(const State& state, const Command& command) {
-    return encounters::apply(state, command);
-  }
-  static auto replay(const State& start, const std::vector<Command>& commands) {
-    return encounters::replay(start, commands);
-  }
-};
+using SessionRules = cards::SessionRulesOf<State, Command, Event, Rejection, &encounters::apply,
+                                           &encounters::replay>;
 
 /// Where a session journals its commands (match/encounters_session.hpp).
 using SessionRecorder = cards::SessionRecorder<Command>;

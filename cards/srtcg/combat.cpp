@@ -364,6 +364,14 @@ CombatResult resolve_combat(const std::vector<Combatant>& team, const Opponent& 
   r.incoming = std::max(0, opponent.attack);
   r.incoming_armor_piercing = opponent.armor_piercing;
   r.suggested = suggest_split(team, r.incoming, opponent.armor_piercing);
+  {
+    int best_armor = 0;
+    for (const Combatant& c : team) {
+      if (can_be_hit(c)) best_armor = std::max(best_armor, c.armor);
+    }
+    r.taken_if_armor_once =
+        opponent.armor_piercing ? r.incoming : std::max(0, r.incoming - best_armor);
+  }
   r.burst_chance.assign(team.size(), r.attack.defeated ? 1.0 : 0.0);
   if (!r.attack.defeated) {
     for (std::size_t i = 0; i < team.size(); ++i) {

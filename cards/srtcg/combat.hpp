@@ -109,6 +109,11 @@ struct CombatResult {
   int incoming = 0;  ///< the opponent's Attack, dealt even if it is beaten
   bool incoming_armor_piercing = false;
   Split suggested;
+  /// The other reading of "the Attack Value of each attacking card": the opponent's Attack less
+  /// the armor of one card it hits (the best armored one that can be hit), once, however it is
+  /// divided. The suggested split subtracts each card's armor from its own share (the reading
+  /// this program plays by); this is what the team would take if armor counted once.
+  int taken_if_armor_once = 0;
   /// P(one Burst Fire D6 added to combatant i beats the opponent) when it is not beaten yet.
   std::vector<double> burst_chance;
   std::vector<std::string> warnings;

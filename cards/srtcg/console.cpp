@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "cards/common/console.hpp"
 #include "cards/common/text.hpp"
 #include "cards/srtcg/json.hpp"
 
@@ -268,38 +269,20 @@ RUNNER: a name, or PLAYER:NAME for another player's runner.
 }
 
 Console::Reply Console::submit(const Command& command, std::string prefix) {
-  auto events = session_.submit(command);
-  if (!events) return Reply{prefix + "not allowed: " + events.error().reason + "\n", false, false};
-  std::string out = std::move(prefix);
-  for (const Event& e : *events)
-    out += "  " + e.text + "\n";
-  out += render(session_.state());
-  return Reply{out, true, false};
+  return submit_line<Reply>(session_, {command}, std::move(prefix),
+                            [](const State& s) { return render(s); });
 }
 
 Console::Reply Console::handle(std::string_view line) {
   auto [cmd, rest] = head_rest(line);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };
-  if (cmd.empty() || cmd.starts_with("#")) return Reply{"", true, false};
-  if (cmd == "help" || cmd == "?") return Reply{help(), true, false};
-  if (cmd == "quit" || cmd == "exit") return Reply{"", true, true};
-  if (cmd == "state") return Reply{render(s), true, false};
+  if (auto common = session_words<Reply>(
+          cmd, session_, help(), [](const State& st) { return render(st); },
+          [](const Command& c) { return nlohmann::json(c).dump(); })) {
+    return *common;
+  }
   if (cmd == "combat") return Reply{combat_text(s), true, false};
-  if (cmd == "undo") {
-    if (!session_.undo()) return bad("nothing to undo");
-    return Reply{"undone\n" + render(session_.state()), true, false};
-  }
-  if (cmd == "redo") {
-    if (!session_.redo()) return bad("nothing to redo");
-    return Reply{"redone\n" + render(session_.state()), true, false};
-  }
-  if (cmd == "log") {
-    std::string out;
-    for (const Command& c : session_.log())
-      out += nlohmann::json(c).dump() + "\n";
-    return Reply{out, true, false};
-  }
   if (cmd == "roll") {
     int mod = 0;
     const std::string expr(trim(rest));

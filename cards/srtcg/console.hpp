@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "cards/common/console.hpp"
 #include "cards/srtcg/session.hpp"
 #include "dice/roller.hpp"
 
@@ -21,21 +22,12 @@ std::string render(const State& state);
 std::string combat_text(const State& state);
 
 /// Reads console lines and drives a Session.
-class Console {
+class Console : public cards::SessionConsole<Session> {
  public:
   explicit Console(std::uint64_t seed);
 
-  /// What one line produced.
-  struct Reply {
-    std::string text;
-    bool ok = true;     ///< false when the line was refused or not understood
-    bool quit = false;  ///< the line asked to end the session
-  };
   Reply handle(std::string_view line);
 
-  [[nodiscard]] const Session& session() const { return session_; }
-  /// For restoring from a journal and attaching its recorder.
-  Session& session() { return session_; }
   [[nodiscard]] std::uint64_t seed() const { return seed_; }
   /// The command language, for `help` and the README.
   static std::string help();
@@ -43,7 +35,6 @@ class Console {
  private:
   Reply submit(const Command& command, std::string prefix = {});
 
-  Session session_;
   std::uint64_t seed_;
   dice::Rng rng_;
 };

@@ -1,5 +1,7 @@
 #include "cards/srtcg/notation.hpp"
 
+#include "cards/common/scan.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,21 +12,12 @@
 namespace duels::cards::srtcg {
 
 std::string SpecError::message() const {
-  const std::string token = position < text.size() ? text.substr(position, length) : std::string();
-  std::string out = token.empty()
-                        ? fmt::format("bad {} spec: expected {}", what, expected)
-                        : fmt::format("bad {} spec '{}': expected {}", what, token, expected);
-  if (!text.empty() && text.size() <= 200) {
-    out += fmt::format("\n  {}\n  {}{}", text, std::string(std::min(position, text.size()), ' '),
-                       std::string(std::max<std::size_t>(length, 1), '^'));
-  }
-  return out;
+  return scan::caret_message(what, text, position, length, expected);
 }
 
 DataError SpecError::as_data_error(std::string file, int line, std::string field) const {
-  const std::string token = position < text.size() ? text.substr(position, length) : std::string();
-  return DataError{std::move(file), line, std::move(field),
-                   token.empty() ? expected : fmt::format("{} (at '{}')", expected, token)};
+  return scan::caret_data_error(text, position, length, expected, std::move(file), line,
+                                std::move(field));
 }
 
 const char* gear_type_name(GearType type) {
@@ -84,9 +77,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
+using scan::is_space;
+using scan::Piece;
+using Failer = scan::Failer<SpecError>;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front()))
@@ -96,25 +89,8 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-/// A word of the text and where it starts.
-struct Piece {
-  std::size_t pos = 0;
-  std::string_view text;
-};
-
 std::vector<Piece> split_words(std::string_view text, std::size_t offset, bool commas) {
-  std::vector<Piece> out;
-  std::size_t i = 0;
-  const auto sep = [&](char c) { return is_space(c) || c == ';' || (commas && c == ','); };
-  while (i < text.size()) {
-    while (i < text.size() && sep(text[i]))
-      ++i;
-    const std::size_t start = i;
-    while (i < text.size() && !sep(text[i]))
-      ++i;
-    if (i > start) out.push_back({offset + start, text.substr(start, i - start)});
-  }
-  return out;
+  return scan::words(Piece{offset, text}, commas ? ";," : ";");
 }
 
 bool parse_int(std::string_view s, int& out) {
@@ -173,19 +149,6 @@ bool valid_name(std::string_view s) {
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
-
-/// Builds SpecErrors for one piece of text.
-struct Failer {
-  std::string what;
-  std::string_view text;
-  SpecError operator()(Piece at, std::string expected) const {
-    return SpecError{what, std::string(text), at.pos, std::max<std::size_t>(at.text.size(), 1),
-                     std::move(expected)};
-  }
-  SpecError at_end(std::string expected) const {
-    return SpecError{what, std::string(text), text.size(), 1, std::move(expected)};
-  }
-};
 
 enum class Kind : std::uint8_t { Runner, Skills, Challenge, Objective, Gear, Threat };
 
@@ -695,6 +658,22 @@ Expected<std::vector<RunnerCard>, SpecError> parse_runner_list(std::string_view 
       e.position += start;
       if (e.position > text.size()) e.position = text.size();
       return e;
+    }
+    // A card whose damage tokens already reach its Body is dead: it is trashed, not on the run.
+    const int body = r->threat.body + r->mod.body + r->pumped * r->pump.body;
+    if (r->damage > 0 && r->damage >= body && r->role != Role::Indirect) {
+      std::size_t at = start;
+      const std::string low = lower(piece);
+      for (const char* key : {"dmg", "damage"}) {
+        if (const auto k = low.find(key); k != std::string::npos) {
+          at = start + k;
+          break;
+        }
+      }
+      return SpecError{"runner", std::string(text), at, 3,
+                       fmt::format("damage below its Body {} (dmg {} means it is dead: trash it, "
+                                   "it goes on no run)",
+                                   body, r->damage)};
     }
     out.push_back(std::move(*r));
     start = i + 1;

@@ -11,18 +11,8 @@
 namespace duels::cards::srtcg {
 
 /// The SRTCG rules as a session replays them.
-struct SessionRules {
-  using State = srtcg::State;
-  using Command = srtcg::Command;
-  using Event = srtcg::Event;
-  using Rejection = srtcg::Rejection;
-  static auto apply(const State& state, const Command& command) {
-    return srtcg::apply(state, command);
-  }
-  static auto replay(const State& start, const std::vector<Command>& commands) {
-    return srtcg::replay(start, commands);
-  }
-};
+using SessionRules =
+    cards::SessionRulesOf<State, Command, Event, Rejection, &srtcg::apply, &srtcg::replay>;
 
 /// Where a session journals its commands (match/srtcg_session.hpp).
 using SessionRecorder = cards::SessionRecorder<Command>;

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -81,6 +82,7 @@ void CardGamesPanel::draw_tab(UiContext& ctx, const std::string& game, Tab& tab)
   }
   ImGui::SameLine();
   if (ui::button(ctx, fmt::format("help##{}", game))) clicked = "help";
+  if (std::string action = draw_actions(ctx, game, tab); !action.empty()) clicked = action;
 
   const float line = ImGui::GetFrameHeightWithSpacing();
   const float body_h = std::max(80.0f, ImGui::GetContentRegionAvail().y);
@@ -127,6 +129,95 @@ void CardGamesPanel::draw_tab(UiContext& ctx, const std::string& game, Tab& tab)
     const bool ok = t.send(clicked);
     ctx.set_status(fmt::format("{}: {} {}", t.game(), clicked, ok ? "\u2713" : "refused"), !ok);
   }
+}
+
+std::string CardGamesPanel::draw_actions(UiContext& ctx, const std::string& game, Tab& tab) {
+  CardTable& t = *tab.table;
+  // Clicked dice and faces belong to the state they were clicked in.
+  if (tab.actions_at != t.commands()) {
+    tab.selected.clear();
+    tab.faces.clear();
+    tab.actions_at = t.commands();
+  }
+  const std::vector<CardAction> actions = t.actions();
+  if (actions.empty()) return {};
+  std::string line;
+  std::string group;
+  bool first_in_row = true;
+  const auto place = [&](const std::string& label) {
+    if (!first_in_row) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label.c_str()).x + 20)
+        ImGui::NewLine();
+    }
+    first_in_row = false;
+  };
+  for (const CardAction& a : actions) {
+    if (a.group != group) {
+      group = a.group;
+      first_in_row = true;
+    }
+    place(a.label);
+    const std::string id = fmt::format("{}##{}", a.label, game);
+    switch (a.kind) {
+      case CardAction::Kind::Send:
+        if (ui::button(ctx, id)) line = a.line;
+        break;
+      case CardAction::Kind::Prefill:
+        if (ui::button(ctx, id)) {
+          tab.input = a.line;
+          tab.refocus = true;
+        }
+        break;
+      case CardAction::Kind::Select: {
+        const auto it = std::find(tab.selected.begin(), tab.selected.end(), a.line);
+        const bool on = it != tab.selected.end();
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.0f, 0.45f, 0.70f, 1.0f));
+        const bool hit = ui::button(ctx, id);
+        if (on) ImGui::PopStyleColor();
+        if (hit) {
+          if (on) {
+            tab.selected.erase(it);
+          } else {
+            tab.selected.push_back(a.line);
+          }
+        }
+        break;
+      }
+      case CardAction::Kind::Face:
+        if (ui::button(ctx, id) && static_cast<int>(tab.faces.size()) < t.faces_wanted())
+          tab.faces.push_back(a.line);
+        break;
+    }
+  }
+  if (!tab.selected.empty()) {
+    std::vector<std::string> slots = tab.selected;
+    std::sort(slots.begin(), slots.end(), [](const std::string& a, const std::string& b) {
+      return std::stoi(a) < std::stoi(b);
+    });
+    const std::string lock = fmt::format("lock {}", fmt::join(slots, ","));
+    if (ui::button(ctx, fmt::format("lock selected##{}", game))) {
+      line = lock;
+      tab.selected.clear();
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", lock.c_str());
+  }
+  if (t.faces_wanted() > 0) {
+    std::vector<std::string> shown = tab.faces;
+    while (static_cast<int>(shown.size()) < t.faces_wanted())
+      shown.emplace_back("_");
+    ImGui::TextDisabled("%s", fmt::format("roll {}", fmt::join(shown, ",")).c_str());
+    if (!tab.faces.empty()) {
+      ImGui::SameLine();
+      if (ui::button(ctx, fmt::format("clear faces##{}", game))) tab.faces.clear();
+    }
+    if (static_cast<int>(tab.faces.size()) == t.faces_wanted()) {
+      line = fmt::format("roll {}", fmt::join(tab.faces, ","));
+      tab.faces.clear();
+    }
+  }
+  return line;
 }
 
 }  // namespace duels::overlay

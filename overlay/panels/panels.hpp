@@ -162,7 +162,12 @@ class CardGamesPanel final : public Panel {
     std::string input;
     std::uint64_t seen_version = 0;
     bool refocus = false;
+    std::vector<std::string> selected;  ///< die slots clicked for `lock`
+    std::vector<std::string> faces;     ///< faces clicked for `roll`
+    std::size_t actions_at = 0;         ///< commands in effect when those were clicked
   };
+  /// The state's frequent actions as buttons; returns the console line a click makes ("" none).
+  static std::string draw_actions(UiContext& ctx, const std::string& game, Tab& tab);
   void draw_tab(UiContext& ctx, const std::string& game, Tab& tab);
   CardGamesOptions options_;
   std::map<std::string, Tab> tabs_;

@@ -457,7 +457,7 @@ TEST(EncountersRules, VampireAndLiftThroughTheEngine) {
   s = must(s, Defeat{{{0}, {1, 2}}, {}});
   EXPECT_EQ(unlocked_dice(s.run), 3);
 
-  State f = game({"Alice", "Bob"});
+  State f = game({"Alice", "Bob"}, 3);  // 3¥: Poppyseeds can be Retained
   f = must(f, Override{"/players/0/runners", nlohmann::json::array({
                                                  {{"card", "Poppyseeds: magic: +2"}},
                                                  {{"card", "Tulio: lift; cost 3"}},

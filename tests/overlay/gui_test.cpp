@@ -470,6 +470,49 @@ TEST(Gui, EncountersIsPlayedThroughItsConsoleTabAndJournaled) {
   EXPECT_EQ(match::replay(match::read_journal(journal)).steps.size(), steps_before);
 }
 
+// Issue 19: the Encounters tab's frequent actions are clicks: the faces of the physical dice
+// make the roll, dice are selected by slot and locked, all journaled like typed lines.
+TEST(Gui, CardTabsAreClicks) {
+  GuiDir dir;
+  CardGamesOptions cards;
+  cards.open_tab = "encounters";
+  cards.journals["encounters"] = dir.file("enc.jsonl");
+  cards.seed = 5;
+  std::string script = "click \"encounters command\"\n";
+  for (const char* line : {"player Ann", "player Bob", "starter Ann Fixer: +-1",
+                           "starter Bob X: +1", "start Ann", "flip First: 9"}) {
+    script += std::string("type \"") + line + "\"\nkey enter\nwait 2\n";
+  }
+  for (const char* face : {"3", "6", "1", "1", "2", "5"})
+    script += std::string("click \"face ") + face + "\"\nwait 1\n";
+  script += "wait 2\nclick \"#1=3\"\nwait 1\nclick \"#2=6\"\nwait 2\n";
+  const std::string journal = first_turn_journal(dir);
+  const ScriptRun run = run_script(dir, journal, script, {}, 30, cards);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  // The six face clicks made one roll with those faces, in slot order.
+  auto contents = match::read_journal(dir.file("enc.jsonl"));
+  ASSERT_EQ(contents.entries.size(), 7U);
+  EXPECT_EQ(contents.entries.back().data.at("type"), "roll");
+  EXPECT_EQ(contents.entries.back().data.at("faces"), nlohmann::json({3, 6, 1, 1, 2, 5}));
+  EXPECT_GT(typed_text_pixels(run), 40);
+  // A second window: the two selected dice are locked with one click; the next Encounter's
+  // roll is clicked in too, and one die is selected (the last frame shows the buttons).
+  const ScriptRun lock =
+      run_script(dir, journal,
+                 "click \"#1=3\"\nwait 1\nclick \"#2=6\"\nwait 1\nclick \"lock selected\"\n"
+                 "wait 2\nclick \"encounters command\"\ntype \"flip Second: 5\"\nkey enter\n"
+                 "wait 2\nclick \"face 4\"\nwait 1\nclick \"face 1\"\nwait 1\n"
+                 "click \"face 2\"\nwait 1\nclick \"face 6\"\nwait 2\nclick \"#3=4\"\nwait 3\n",
+                 {}, 30, cards);
+  ASSERT_TRUE(lock.result.script_error.empty()) << lock.result.script_error;
+  contents = match::read_journal(dir.file("enc.jsonl"));
+  ASSERT_EQ(contents.entries.size(), 10U);
+  EXPECT_EQ(contents.entries[7].data.at("type"), "defeat");
+  EXPECT_EQ(contents.entries[7].data.at("groups"), nlohmann::json({{0, 1}}));
+  EXPECT_EQ(contents.entries[9].data.at("faces"), nlohmann::json({4, 1, 2, 6}));
+}
+
 TEST(Gui, SrtcgHasItsTabToo) {
   GuiDir dir;
   CardGamesOptions cards;

@@ -1,0 +1,134 @@
+// The card tabs' clicks (issue 19), headless: the state's frequent actions are offered as
+// buttons that send console lines; a typed line (or click) is one undo step, also after the
+// journal is reopened; and a damaged middle line is said plainly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "fixtures.hpp"
+#include "match/journal.hpp"
+#include "overlay/card_games.hpp"
+
+namespace duels::overlay {
+namespace {
+
+using testing::TempDir;
+
+const CardAction* find(const std::vector<CardAction>& actions, const std::string& label_start) {
+  const auto it = std::find_if(actions.begin(), actions.end(), [&](const CardAction& a) {
+    return a.label.rfind(label_start, 0) == 0;
+  });
+  return it == actions.end() ? nullptr : &*it;
+}
+
+TEST(CardActions, EncountersDiceFacesLockAndMatchAreClicks) {
+  TempDir dir;
+  CardTableOptions o;
+  o.journal = dir.file("enc.jsonl");
+  o.seed = 4;
+  auto t = open_card_table("encounters", o);
+  for (const char* line : {"player Ann", "player Bob", "nuyen Ann 4", "starter Ann Fixer: +-1",
+                           "starter Bob X: +1", "start Ann", "flip First: 9"}) {
+    ASSERT_TRUE(t->send(line)) << line;
+  }
+  // An Encounter is up: six face buttons make the roll, a hire is prefilled.
+  auto actions = t->actions();
+  EXPECT_EQ(t->faces_wanted(), 6);
+  ASSERT_NE(find(actions, "face 6"), nullptr);
+  EXPECT_EQ(find(actions, "face 6")->kind, CardAction::Kind::Face);
+  ASSERT_NE(find(actions, "hire"), nullptr);
+  EXPECT_EQ(find(actions, "hire")->kind, CardAction::Kind::Prefill);
+  ASSERT_TRUE(t->send("roll 3,6,1,1,2,5"));
+  // Rolled: every die by its slot, and the ways to beat it.
+  actions = t->actions();
+  EXPECT_EQ(t->faces_wanted(), 0);
+  const CardAction* die2 = find(actions, "#2=6");
+  ASSERT_NE(die2, nullptr);
+  EXPECT_EQ(die2->kind, CardAction::Kind::Select);
+  EXPECT_EQ(die2->line, "2");
+  const CardAction* way = find(actions, "match 1: ");
+  ASSERT_NE(way, nullptr);
+  EXPECT_EQ(way->line, "defeat 1");
+  EXPECT_NE(find(actions, "fail"), nullptr);
+  // The lock the selected slots make.
+  ASSERT_TRUE(t->send("lock 1,2"));
+  actions = t->actions();
+  ASSERT_NE(find(actions, "score"), nullptr);
+  EXPECT_EQ(find(actions, "score")->line, "score");
+  EXPECT_NE(find(actions, "push: flip"), nullptr);
+}
+
+TEST(CardActions, CrossfireCardsGoOntoObstaclesByClick) {
+  TempDir dir;
+  CardTableOptions o;
+  o.journal = dir.file("cf.jsonl");
+  auto t = open_card_table("crossfire", o);
+  for (const char* line :
+       {"mission crossfire", "runner Cal Dwarf black,blue hp=5 cards=2 nuyen=5",
+        "runner Rob Human green,red hp=4 cards=4 nuyen=3", "start Cal",
+        "flip Deckhead=2,green,1,red attack:1 nuyen:2; Out of Ammo=black,3 colour:black nuyen:1",
+        "begin", "play Punch=red+2"}) {
+    ASSERT_TRUE(t->send(line)) << line;
+  }
+  const auto actions = t->actions();
+  const CardAction* onto = find(actions, "Punch → Deckhead");
+  ASSERT_NE(onto, nullptr);
+  EXPECT_EQ(onto->kind, CardAction::Kind::Send);
+  EXPECT_EQ(onto->line, "place 1; on #1");
+  EXPECT_FALSE(t->send("next"));  // the damage would be lost
+  const std::size_t before = t->commands();
+  ASSERT_TRUE(t->send(onto->line));
+  ASSERT_TRUE(t->send("next"));
+  EXPECT_EQ(t->commands(), before + 4);  // the placement; apply, take and end
+  // One line, one undo: also in a table reopened on the journal.
+  t.reset();
+  auto again = open_card_table("crossfire", o);
+  EXPECT_EQ(again->commands(), before + 4);
+  EXPECT_TRUE(again->send("undo"));
+  EXPECT_EQ(again->commands(), before + 1);
+  EXPECT_TRUE(again->send("redo"));
+  EXPECT_EQ(again->commands(), before + 4);
+}
+
+TEST(CardActions, ADamagedMiddleLineIsSaidPlainly) {
+  TempDir dir;
+  CardTableOptions o;
+  o.journal = dir.file("enc.jsonl");
+  o.seed = 2;
+  {
+    auto t = open_card_table("encounters", o);
+    for (const char* line : {"player Ann", "player Bob", "player Cy", "target 30"})
+      ASSERT_TRUE(t->send(line));
+  }
+  // Line 3 (the second player) is overwritten in the middle of the file.
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(o.journal);
+    std::string l;
+    while (std::getline(in, l))
+      lines.push_back(l);
+  }
+  ASSERT_EQ(lines.size(), 5U);
+  lines[2] = lines[2].substr(0, lines[2].size() / 2);
+  {
+    std::ofstream out(o.journal, std::ios::trunc);
+    for (const auto& l : lines)
+      out << l << "\n";
+  }
+  auto t = open_card_table("encounters", o);
+  EXPECT_EQ(t->commands(), 1U);
+  std::string notes;
+  for (const CardLine& l : t->transcript())
+    notes += l.text + "\n";
+  EXPECT_TRUE(notes.find("line 3 (event 2) is damaged: it is not valid JSON") != std::string::npos)
+      << notes;
+  EXPECT_TRUE(notes.find("Kept: the header and events 1 to 1") != std::string::npos) << notes;
+  EXPECT_TRUE(notes.find("Not used: line 3 and the 2 lines after it") != std::string::npos)
+      << notes;
+  EXPECT_TRUE(notes.find(".damaged") != std::string::npos) << notes;
+  EXPECT_TRUE(notes.find("an intact line") == std::string::npos) << notes;
+}
+
+}  // namespace
+}  // namespace duels::overlay
