@@ -292,12 +292,33 @@ calib::TableRecord record_of(const calib::Registration& reg, const calib::Camera
   return t;
 }
 
+// A registration whose reprojection error is far above the lens calibration's (or, without one,
+// above a few pixels) cannot come from good markers: almost always the marker size is wrong.
+std::vector<std::string> registration_warnings(const calib::TableRecord& t, double lens_rms_px) {
+  const double limit = lens_rms_px > 0 ? std::max(5 * lens_rms_px, 2.0) : 3.0;
+  if (!(t.rms_px > limit)) return {};
+  const std::string against =
+      lens_rms_px > 0
+          ? fmt::format("the lens calibration's {:.2f} px (at most {:.1f} px is expected)",
+                        lens_rms_px, limit)
+          : fmt::format("the {:.1f} px good markers give", limit);
+  return {fmt::format(
+      "the table registration's reprojection error ({:.1f} px RMS) is far above {}: the marker "
+      "size (--marker-size, --marker-inset or the layout's size_in) is probably wrong; measure "
+      "the printed black square and register again",
+      t.rms_px, against)};
+}
+
 void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bool has_covariance,
-                 const std::string& out, bool json) {
+                 const std::string& out, bool json, double lens_rms_px) {
   const cv::Point3d c = plane.camera_position_in();
   const calib::AccuracyReport& a = *t.accuracy;
+  const std::vector<std::string> warnings = registration_warnings(t, lens_rms_px);
+  for (const auto& w : warnings)
+    std::cerr << "warning: " << w << "\n";
   if (json) {
     nlohmann::json j;
+    j["warnings"] = warnings;
     j["method"] = t.method;
     j["points"] = t.points.table_in.size();
     j["rms_px"] = t.rms_px;
@@ -425,7 +446,7 @@ void add_table(CLI::App* parent) {
       if (!reg) throw DataException({o->image, 0, "--image", reg.error()});
       file.table = record_of(*reg, file, o->samples);
       calib::write_camera_file(out, file);
-      print_table(*file.table, reg->plane, has_cov, out, o->json);
+      print_table(*file.table, reg->plane, has_cov, out, o->json, file.rms_px);
       return;
     }
     // Video or live camera: the tracker registers once the camera is still, and with --watch
@@ -462,7 +483,7 @@ void add_table(CLI::App* parent) {
                                        "camera still ({} frames read; last: {})",
                                        frames, last)});
     }
-    print_table(*file.table, tracker.reference()->plane, has_cov, out, o->json);
+    print_table(*file.table, tracker.reference()->plane, has_cov, out, o->json, file.rms_px);
   });
 }
 

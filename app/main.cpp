@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <new>
+#include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
 
@@ -59,9 +62,23 @@ int main(int argc, char** argv) {
   } catch (const IllegalAction& e) {
     std::cerr << "duels: not allowed: " << e.what() << "\n";
     return kInvalid;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A file or folder the program could not read or write: named, with the reason.
+    const std::string where = e.path1().empty() ? std::string("<file>") : e.path1().string();
+    std::cerr << "duels: " << where << ": a usable file or folder (" << e.code().message() << ")\n";
+    return kInvalid;
+  } catch (const nlohmann::json::exception& e) {
+    std::cerr << "duels: data of the wrong shape or type (" << e.what() << ")\n";
+    return kInvalid;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "duels: out of memory (the input is too large)\n";
+    return kInvalid;
   } catch (const std::exception& e) {
     std::cerr << "duels: error: " << e.what() << "\n";
-    return kFailure;
+    return kInvalid;
+  } catch (...) {
+    std::cerr << "duels: error: an unexpected failure\n";
+    return kInvalid;
   }
   return kOk;
 }

@@ -404,6 +404,12 @@ void resolve_teams(std::vector<std::pair<PendingTeam, std::string>>& teams, Asse
   for (auto& [t, file] : teams) {
     FieldReader r(file);
     check_team(r, t, library, references);
+    // A second team of the same name would silently replace the first.
+    if (library.teams.count(t.team.name) != 0) {
+      r.error(t.node["name"], join_path(t.path, "name"),
+              fmt::format("a team name not used before ('{}' is already a team)", t.team.name),
+              t.node);
+    }
     if (r.ok()) library.teams[t.team.name] = t.team;
     report.errors.insert(report.errors.end(), r.errors().begin(), r.errors().end());
   }

@@ -217,6 +217,7 @@ std::optional<std::string> invalid_state(const State& s) {
   const int n = static_cast<int>(s.runners.size());
   const auto seat_ok = [n](int i) { return i >= 0 && i < n; };
   if (n > 5) return "at most 4 runners and the Client";
+  if (n == 0 && s.phase != Phase::Setup) return "runners in a game under way (the list is empty)";
   if (n > 0 && (!seat_ok(s.starting) || !seat_ok(s.current))) {
     return "the starting and current runners must be seats";
   }
