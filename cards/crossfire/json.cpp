@@ -221,6 +221,9 @@ std::optional<std::string> invalid_state(const State& s) {
   if (n > 0 && (!seat_ok(s.starting) || !seat_ok(s.current))) {
     return "the starting and current runners must be seats";
   }
+  if (n == 0 && (s.starting != 0 || s.current != 0)) {
+    return "the starting and current runners 0 while there are no runners";
+  }
   for (const Runner& r : s.runners) {
     if (r.hp < 0 || r.max_hp < 0 || r.hp > r.max_hp) {
       return fmt::format("{}: HP must be 0 to max HP", r.name);

@@ -308,5 +308,26 @@ TEST(CardOverride, EmptyPlayersIsRefusedAndAnOldJournalWithItDoesNotCrash) {
   EXPECT_TRUE(again.handle("state").ok);
 }
 
+// Found by fuzz_card_consoles: with no players, `set /active 3` was accepted, and the next
+// `player B` left a game whose active player is not a seat.
+TEST(CardOverride, ActiveSeatWithoutPlayersIsRefused) {
+  cards::srtcg::Console console(11);
+  EXPECT_TRUE(console.handle("set /players []").ok);
+  EXPECT_FALSE(console.handle("set /active 3").ok);
+  EXPECT_TRUE(console.handle("player Bob").ok);
+  EXPECT_EQ(console.session().state().active, 0);
+  EXPECT_TRUE(console.handle("state").ok);
+}
+
+// Found by fuzz_card_consoles: a `set` value that is not UTF-8 threw a raw JSON exception out of
+// the console (and could not have been journaled).
+TEST(CardOverride, ValueNotUtf8IsRefused) {
+  cards::srtcg::Console console(11);
+  ASSERT_TRUE(console.handle("player Ann").ok);
+  const auto reply = console.handle("set /players/0/name Ann\xab");
+  EXPECT_FALSE(reply.ok);
+  EXPECT_NE(reply.text.find("UTF-8"), std::string::npos) << reply.text;
+}
+
 }  // namespace
 }  // namespace duels::match
