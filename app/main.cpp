@@ -74,11 +74,12 @@ int main(int argc, char** argv) {
     std::cerr << "duels: out of memory (the input is too large)\n";
     return kInvalid;
   } catch (const std::exception& e) {
+    // Not the data: a camera that cannot be opened, no display (exit 1, documented).
     std::cerr << "duels: error: " << e.what() << "\n";
-    return kInvalid;
+    return kFailure;
   } catch (...) {
     std::cerr << "duels: error: an unexpected failure\n";
-    return kInvalid;
+    return kFailure;
   }
   return kOk;
 }
