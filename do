@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Duels Companion developer entry point. Every step is idempotent and quick when already done.
 #   ./do demo     install Debian packages, build, run `duels demo`
-#   ./do test     install Debian packages, build, run every test
+#   ./do test     install Debian packages, build, run every test; then the same suite built with
+#                 AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/ (DUELS_ASAN=0 skips it)
+#   ./do asan     only the sanitizer build and its test run
 #   ./do setup    install Debian packages only
 #   ./do build    configure and build only
 #   ./do fuzz [SECONDS]   build the libFuzzer targets with clang and run each briefly
@@ -45,14 +47,40 @@ build() {
   cmake --build build -j "${DUELS_JOBS:-2}"
 }
 
+# The sanitizer build: every test of the suite, built with ASan + UBSan (any report fails the
+# test that ran into it). Benchmarks are left out (they are not tests).
+asan() {
+  if [ ! -f build-asan/build.ninja ]; then
+    local launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    # -O1 with line tables only: quicker to build than -O2 -g, and reports still name the line.
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DDUELS_WERROR=ON \
+      -DDUELS_REQUIRE_OVERLAY=ON -DDUELS_SANITIZE=ON -DDUELS_BUILD_BENCH=OFF "${launcher[@]}"
+  fi
+  local t0=$SECONDS
+  cmake --build build-asan -j "${DUELS_JOBS:-2}"
+  echo "==> sanitizer build: $((SECONDS - t0)) s"
+  t0=$SECONDS
+  # Leaks inside the system's GL, X and font libraries (not ours) are suppressed by name.
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0" \
+    ctest --test-dir build-asan --output-on-failure -j "${DUELS_JOBS:-2}" --timeout 900 \
+      -E "${DUELS_ASAN_EXCLUDE:-^$}"
+  echo "==> sanitizer tests: $((SECONDS - t0)) s"
+}
+
 case "${1:-}" in
   setup) setup ;;
   build) setup; build ;;
   demo) setup; build; shift; exec ./build/bin/duels demo "$@" ;;
   test)
     setup; build
-    cd build && ctest --output-on-failure -j "${DUELS_JOBS:-2}" --timeout 900
+    (cd build && ctest --output-on-failure -j "${DUELS_JOBS:-2}" --timeout 900)
+    if [ "${DUELS_ASAN:-1}" != 0 ]; then asan; fi
     ;;
+  asan) setup; asan ;;
   fuzz)
     setup
     cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DDUELS_FUZZ=ON \
@@ -65,5 +93,5 @@ case "${1:-}" in
     done
     ;;
   *)
-    sed -n '2,8p' "$0"; exit 2 ;;
+    sed -n '2,10p' "$0"; exit 2 ;;
 esac

@@ -35,7 +35,9 @@ inline CLI::App* add_card_play(CLI::App& parent, const std::string& description,
                   "the data folder)");
   if (seeded)
     cmd->add_option("--seed", o->seed, "seed for rolls without faces and the first player");
-  cmd->add_option("--script", o->script, "read commands from this file instead of stdin");
+  // Checked before anything else runs: a missing script or a folder creates no journal.
+  cmd->add_option("--script", o->script, "read commands from this file instead of stdin")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--quiet", o->quiet, "do not echo the prompt");
   cmd->add_flag("--keep-going", o->keep_going,
                 "with --script: play the lines after a refused one too (default: stop there)");

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "app/command.hpp"
 #include "common/error.hpp"
 #include "dice/notation.hpp"
@@ -86,6 +88,16 @@ std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& arg
     out[*c] = n;
   }
   return out;
+}
+
+std::ifstream open_text_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw DataException({path, 0, "", fmt::format("a {} (this is a folder)", what)});
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw DataException({path, 0, "", fmt::format("a readable {} (it could not be opened)", what)});
+  return in;
 }
 
 }  // namespace duels::app

@@ -1,6 +1,7 @@
 #pragma once
 /// @file Small helpers shared by the subcommands: notation parsing with CLI-friendly errors.
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ std::vector<dice::Colour> parse_colour_args(const std::vector<std::string>& args
 /// Parses "COLOUR:N" bonuses.
 std::map<dice::Colour, int> parse_bonus_args(const std::vector<std::string>& args,
                                              const char* flag);
+
+/// Opens a text file the user named (a script, a deck, …); `what` names it in errors ("script
+/// file"). Throws DataException for a missing or unreadable file or a folder.
+std::ifstream open_text_file(const std::string& path, const std::string& what);
 
 }  // namespace duels::app
 

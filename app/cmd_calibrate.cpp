@@ -366,12 +366,32 @@ std::string missing_markers(const calib::TableCorrespondences& points,
   return out;
 }
 
+// A registration whose reprojection error is far above the lens calibration's (or, without one,
+// above a few pixels) cannot come from good markers: almost always the marker size is wrong.
+std::vector<std::string> registration_warnings(const calib::TableRecord& t, double lens_rms_px) {
+  const double limit = lens_rms_px > 0 ? std::max(5 * lens_rms_px, 2.0) : 3.0;
+  if (!(t.rms_px > limit)) return {};
+  const std::string against =
+      lens_rms_px > 0
+          ? fmt::format("the lens calibration's {:.2f} px (at most {:.1f} px is expected)",
+                        lens_rms_px, limit)
+          : fmt::format("the {:.1f} px good markers give", limit);
+  return {fmt::format(
+      "the table registration's reprojection error ({:.1f} px RMS) is far above {}: the marker "
+      "size (--marker-size, --marker-inset or the layout's size_in) is probably wrong; measure "
+      "the printed black square and register again",
+      t.rms_px, against)};
+}
+
 void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bool has_covariance,
                  const calib::MarkerLayout* layout, const std::string& out, bool json,
-                 const calib::BaseTargetSpec& target) {
+                 const calib::BaseTargetSpec& target, double lens_rms_px) {
   const cv::Point3d c = plane.camera_position_in();
   const calib::AccuracyReport& a = *t.accuracy;
   const calib::TableCoverage coverage = calib::table_coverage(plane, target, 1.0);
+  const std::vector<std::string> warnings = registration_warnings(t, lens_rms_px);
+  for (const auto& w : warnings)
+    std::cerr << "warning: " << w << "\n";
   const std::string missing = missing_markers(t.points, layout);
   const std::size_t used = t.points.marker_ids.size();
   const std::size_t laid = layout == nullptr ? 0 : layout->markers.size();
@@ -384,6 +404,7 @@ void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bo
   };
   if (json) {
     nlohmann::json j;
+    j["warnings"] = warnings;
     j["method"] = t.method;
     j["points"] = t.points.table_in.size();
     if (laid > 0 && used > 0) {
@@ -563,7 +584,7 @@ void add_table(CLI::App* parent) {
       file.table = record_of(*reg, file, o->samples, max_error_in, o->image);
       calib::write_camera_file(out, file);
       print_table(*file.table, reg->plane, has_cov, layout ? &*layout : nullptr, out, o->json,
-                  target);
+                  target, file.rms_px);
       return;
     }
     // Video or live camera: the tracker registers once the camera is still, and with --watch
@@ -600,7 +621,8 @@ void add_table(CLI::App* parent) {
                                        "camera still ({} frames read; last: {})",
                                        frames, last)});
     }
-    print_table(*file.table, tracker.reference()->plane, has_cov, &layout, out, o->json, target);
+    print_table(*file.table, tracker.reference()->plane, has_cov, &layout, out, o->json, target,
+                file.rms_px);
   });
 }
 

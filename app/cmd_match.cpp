@@ -14,9 +14,12 @@
 #include "duels/autoplay.hpp"
 #include "duels/loadout.hpp"
 #include "duels/serialize.hpp"
+#include "match/crossfire_session.hpp"
 #include "match/duels_match.hpp"
+#include "match/encounters_session.hpp"
 #include "match/index.hpp"
 #include "match/script.hpp"
+#include "match/srtcg_session.hpp"
 
 namespace duels::app {
 namespace {
@@ -64,6 +67,20 @@ MatchSetup setup_from_flags(const std::vector<std::string>& teams,
 constexpr const char* kFiguresHelp =
     "one team per value: FIGURE[+GEAR…], several figures of a team joined by ';' "
     "(\"Razor+stim-patch;Hex\"); values comma-separated or repeated";
+
+// Repairs a journal of any kind this program writes.
+match::RepairResult repair_any_journal(const std::string& path) {
+  const std::string kind = match::read_journal(path).header.kind;
+  if (kind == match::DuelsGame::kKind) return match::repair_journal<match::DuelsGame>(path);
+  if (kind == match::SrtcgGame::kKind) return match::repair_journal<match::SrtcgGame>(path);
+  if (kind == match::EncountersGame::kKind)
+    return match::repair_journal<match::EncountersGame>(path);
+  if (kind == match::CrossfireGame::kKind) return match::repair_journal<match::CrossfireGame>(path);
+  throw DataException({path, 1, "kind",
+                       fmt::format("a journal kind duels, srtcg, encounters or "
+                                   "crossfire (not '{}')",
+                                   kind)});
+}
 
 void print_state(const GameState& s, std::ostream& out) {
   out << fmt::format("Round {} · {}\n", s.round, phase_name(s.phase));
@@ -196,9 +213,8 @@ void add_match(CLI::App& root) {
     c->add_option("--script", o->script, "command file (see `duels match resume` then `help`)")
         ->required();
     c->callback([o] {
+      std::ifstream in = open_text_file(o->script, "script file");
       DuelsMatch match = DuelsMatch::resume(o->journal);
-      std::ifstream in(o->script);
-      if (!in) throw DataException({o->script, 0, "", "a readable script file"});
       Console console{match, dice::Rng(match.seed() ^ match.history().last_seq), std::cout};
       std::string line;
       int n = 0;
@@ -221,11 +237,10 @@ void add_match(CLI::App& root) {
     c->callback([path] {
       DuelsMatch match = DuelsMatch::resume(*path);
       for (const auto& w : match.history().warnings)
-        std::cout << "note: " << w << "\n";
-      if (match.history().error) std::cout << "note: " << match.history().error->message() << "\n";
+        std::cerr << "note: " << w << "\n";
       if (match.repaired())
-        std::cout << "note: the damaged tail was cut off (the original is kept as " << *path
-                  << ".damaged)\n";
+        std::cerr << "note: the torn last line was cut off (its bytes are kept in " << *path
+                  << ".torn)\n";
       std::cout << fmt::format("Resumed after event {}. Type `help` for commands.\n",
                                match.history().last_seq);
       print_state(match.state(), std::cout);
@@ -256,6 +271,10 @@ void add_match(CLI::App& root) {
       const auto contents = match::read_journal(o->journal);
       match::Replay r = match::replay(contents, o->at);
       if (r.error) r.error->file = o->journal;
+      // Damage is never hidden: said on stderr and in the JSON's warnings.
+      r.warnings = match::damage_notes(contents, r.error, r.last_seq, o->journal);
+      for (const auto& w : r.warnings)
+        std::cerr << "warning: " << w << "\n";
       const std::string hash = fmt::format("{:016x}", state_hash(r.state));
       if (o->json) {
         nlohmann::json log = nlohmann::json::array();
@@ -266,15 +285,17 @@ void add_match(CLI::App& root) {
             log.push_back(j);
           }
         }
-        nlohmann::json out{{"event", r.last_seq},       {"hash", hash},
-                           {"state", to_json(r.state)}, {"log", log},
-                           {"warnings", r.warnings},    {"seed", r.seed}};
+        nlohmann::json out{{"event", r.last_seq},
+                           {"hash", hash},
+                           {"state", to_json(r.state)},
+                           {"log", log},
+                           {"warnings", r.warnings},
+                           {"seed", r.seed},
+                           {"journal_lines", contents.entry_lines}};
         if (r.error) out["error"] = r.error->message();
         std::cout << out.dump() << "\n";
         return;
       }
-      for (const auto& w : r.warnings)
-        std::cout << "note: " << w << "\n";
       if (r.error) std::cout << "stopped: " << r.error->message() << "\n";
       for (const auto& step : r.steps) {
         for (const auto& e : step.events) {
@@ -297,6 +318,26 @@ void add_match(CLI::App& root) {
       update_index(*path);
       std::cout << "Undone.\n";
       print_state(match.state(), std::cout);
+    });
+  }
+  // repair
+  {
+    auto path = std::make_shared<std::string>();
+    auto* c = m->add_subcommand(
+        "repair",
+        "Cut a damaged journal back to the events that replay (after a complete, verified backup)");
+    c->add_option("journal", *path, "journal (a match or a card-game session)")->required();
+    c->callback([path] {
+      const match::RepairResult r = repair_any_journal(*path);
+      if (!r.changed) {
+        std::cout << fmt::format("{} is intact ({} events); nothing to repair.\n", *path, r.kept);
+        return;
+      }
+      std::cout << fmt::format(
+          "Damage: {}\nKept events 1 to {}; cut {} line(s) after them.\nThe whole damaged journal "
+          "is kept as {} (verified).\n",
+          r.reason, r.kept, r.dropped_lines, r.backup);
+      update_index(*path);
     });
   }
   // list

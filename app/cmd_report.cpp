@@ -4,14 +4,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <sstream>
+#include <string_view>
 
 #include "app/command.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
 #include "dice/notation.hpp"
 #include "match/report.hpp"
 
@@ -19,6 +22,16 @@ namespace duels::app {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Encodes a chart in memory and writes it atomically (a full disk keeps the old picture).
+void save_png(const fs::path& p, const cv::Mat& img) {
+  std::vector<uchar> bytes;
+  if (!cv::imencode(".png", img, bytes)) {
+    throw DataException({p.string(), 0, "", "a picture OpenCV can encode as PNG"});
+  }
+  write_file_atomically(
+      p.string(), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
 
 // A colour-blind-safe palette (Okabe–Ito), BGR.
 const std::vector<cv::Scalar> kPalette = {{178, 114, 0},   {0, 159, 230}, {115, 158, 0},
@@ -63,9 +76,7 @@ struct Chart {
     cv::putText(img, text, {x - 8, area.y + area.height + 20}, cv::FONT_HERSHEY_SIMPLEX, 0.42,
                 {60, 60, 60}, 1, cv::LINE_AA);
   }
-  void save(const fs::path& p) const {
-    if (!cv::imwrite(p.string(), img)) throw std::runtime_error("cannot write " + p.string());
-  }
+  void save(const fs::path& p) const { save_png(p, img); }
 };
 
 void luck_chart(const match::MatchReport& rep, const fs::path& out) {
@@ -176,7 +187,7 @@ void dial_chart(const match::MatchReport& rep, const fs::path& out) {
   }
   cv::Mat all;
   cv::vconcat(panels, all);
-  if (!cv::imwrite(out.string(), all)) throw std::runtime_error("cannot write " + out.string());
+  save_png(out, all);
 }
 
 std::string html_escape(const std::string& s) {
@@ -215,7 +226,16 @@ void add_report(CLI::App& root) {
   c->add_option("--out", o->out, "output folder")->required();
   c->add_flag("--csv", o->csv, "also write rolls.csv with every roll");
   c->callback([o] {
-    const auto replay = match::replay(match::read_journal(o->journal));
+    const auto contents = match::read_journal(o->journal);
+    auto replay = match::replay(contents);
+    // A report over part of a damaged journal says so, on stderr and in the report itself.
+    const auto notes = match::damage_notes(contents, replay.error, replay.last_seq, o->journal);
+    for (const auto& n : notes)
+      std::cerr << "warning: " << n << "\n";
+    const std::string coverage =
+        fmt::format("This report covers events 1 to {} of the {} lines in the journal{}.",
+                    replay.last_seq, contents.entry_lines,
+                    notes.empty() ? "" : " (the journal is damaged: see the warnings below)");
     const match::MatchReport rep = match::build_report(replay);
     const fs::path dir(o->out);
     fs::create_directories(dir);
@@ -223,9 +243,11 @@ void add_report(CLI::App& root) {
     damage_chart(rep, dir / "damage.png");
     dial_chart(rep, dir / "dials.png");
     // Markdown.
-    std::ofstream md(dir / "report.md");
-    md << "# " << rep.title << "\n\n**" << rep.result << "** after " << rep.rounds
-       << " rounds.\n\n";
+    std::ostringstream md;
+    md << "# " << rep.title << "\n\n**" << rep.result << "** after " << rep.rounds << " rounds.\n\n"
+       << coverage << "\n\n";
+    for (const auto& n : notes)
+      md << "> **Warning:** " << n << "\n\n";
     for (const auto& t : rep.teams)
       md << "- " << t << "\n";
     md << "\n## Dice luck\n\nEach die size against its exact expectation (every face equally "
@@ -255,7 +277,7 @@ void add_report(CLI::App& root) {
         md << (l.rfind("  ", 0) == 0 ? "    - " + l.substr(2) : "- " + l) << "\n";
     }
     // HTML.
-    std::ofstream html(dir / "report.html");
+    std::ostringstream html;
     html << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << html_escape(rep.title)
          << "</title><style>body{font-family:sans-serif;max-width:980px;margin:2em "
             "auto;line-height:1.4}"
@@ -263,7 +285,10 @@ void add_report(CLI::App& root) {
             "8px}.step{color:#555;margin-left:2em}</style>"
             "</head><body><h1>"
          << html_escape(rep.title) << "</h1><p><b>" << html_escape(rep.result) << "</b> after "
-         << rep.rounds << " rounds.</p><ul>";
+         << rep.rounds << " rounds.</p><p>" << html_escape(coverage) << "</p>";
+    for (const auto& n : notes)
+      html << "<p><b>Warning:</b> " << html_escape(n) << "</p>";
+    html << "<ul>";
     for (const auto& t : rep.teams)
       html << "<li>" << html_escape(t) << "</li>";
     html << "</ul><h2>Dice luck</h2><table><tr><th>die</th><th>rolls</th><th>faces "
@@ -290,7 +315,7 @@ void add_report(CLI::App& root) {
     }
     html << "</body></html>\n";
     if (o->csv) {
-      std::ofstream csv(dir / "rolls.csv");
+      std::ostringstream csv;
       csv << "event,round,figure,purpose,die,face,value\n";
       for (const auto& r : rep.rolls) {
         const dice::Roll roll{r.die, r.face};
@@ -299,7 +324,10 @@ void add_report(CLI::App& root) {
                            roll.is_ace() ? std::string("ace") : std::to_string(r.face),
                            roll.value());
       }
+      write_file_atomically((dir / "rolls.csv").string(), csv.str());
     }
+    write_file_atomically((dir / "report.md").string(), md.str());
+    write_file_atomically((dir / "report.html").string(), html.str());
     std::cout << fmt::format(
         "Report written to {} (report.md, report.html, dice_luck.png, damage.png, dials.png{})\n",
         dir.string(), o->csv ? ", rolls.csv" : "");

@@ -4,8 +4,10 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/command.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "vision/render.hpp"
 #include "vision/scene.hpp"
@@ -64,11 +66,7 @@ void add_synth(CLI::App& root) {
     const int frames = std::min(spec.frame_count(), opts->frames.value_or(spec.frame_count()));
     std::optional<vision::FrameSink> sink;
     if (!opts->out.empty()) sink.emplace(opts->out, spec.fps);
-    std::ofstream truth;
-    if (!opts->truth.empty()) {
-      truth.open(opts->truth);
-      if (!truth) throw DataException({opts->truth, 0, "--truth", "a writable file"});
-    }
+    std::ostringstream truth;  // written atomically at the end
     for (int i = 0; i < frames; ++i) {
       vision::FrameTruth t;
       if (sink) {
@@ -76,8 +74,9 @@ void add_synth(CLI::App& root) {
       } else {
         t = renderer.truth_at(i, i / spec.fps);
       }
-      if (truth) truth << truth_json(t).dump() << "\n";
+      if (!opts->truth.empty()) truth << truth_json(t).dump() << "\n";
     }
+    if (!opts->truth.empty()) write_file_atomically(opts->truth, truth.str());
     if (opts->json) {
       std::cout << nlohmann::json{{"scene", spec.name},
                                   {"frames", frames},

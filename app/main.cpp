@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <new>
+#include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
 
@@ -81,8 +83,23 @@ int main(int argc, char** argv) {
   } catch (const IllegalAction& e) {
     std::cerr << "duels: not allowed: " << e.what() << "\n";
     return kInvalid;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A file or folder the program could not read or write: named, with the reason.
+    const std::string where = e.path1().empty() ? std::string("<file>") : e.path1().string();
+    std::cerr << "duels: " << where << ": a usable file or folder (" << e.code().message() << ")\n";
+    return kInvalid;
+  } catch (const nlohmann::json::exception& e) {
+    std::cerr << "duels: data of the wrong shape or type (" << e.what() << ")\n";
+    return kInvalid;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "duels: out of memory (the input is too large)\n";
+    return kInvalid;
   } catch (const std::exception& e) {
+    // Not the data: a camera that cannot be opened, no display (exit 1, documented).
     std::cerr << "duels: error: " << e.what() << "\n";
+    return kFailure;
+  } catch (...) {
+    std::cerr << "duels: error: an unexpected failure\n";
     return kFailure;
   }
   return kOk;

@@ -4,9 +4,10 @@
 
 #include <array>
 #include <cstdint>
-#include <fstream>
+#include <string_view>
 #include <vector>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 
 namespace duels::app {
@@ -90,9 +91,8 @@ void write_png(const std::string& path, const RgbImage& image) {
   chunk(png, "IDAT", z, table);
   chunk(png, "IEND", {}, table);
 
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-  if (!out) throw DataException({path, 0, "", "a writable file for the picture"});
+  write_file_atomically(path,
+                        std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
 }
 
 }  // namespace duels::app

@@ -7,9 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/yaml_read.hpp"
 
 namespace duels::calib {
 
@@ -86,9 +89,11 @@ void write_camera_file(const std::string& path, const CameraFile& f) {
     throw DataException(
         {path, 0, "", fmt::format("a writable path (folder {} does not exist)", dir.string())});
   }
-  const fs::path tmp = dir / ("." + target.filename().string() + ".tmp");
+  // Rendered in memory, then written atomically: a full disk or a crash keeps the old file.
+  std::string text;
   try {
-    cv::FileStorage out(tmp.string(), cv::FileStorage::WRITE | format_flag(path));
+    cv::FileStorage out(".yml",
+                        cv::FileStorage::WRITE | cv::FileStorage::MEMORY | format_flag(path));
     if (!out.isOpened()) throw DataException({path, 0, "", "a writable file"});
     out << "schema_version" << kCameraFileSchema;
     if (!f.date.empty()) out << "calibration_time" << f.date;
@@ -158,28 +163,15 @@ void write_camera_file(const std::string& path, const CameraFile& f) {
         out << "table_accuracy_max_in" << t.accuracy->max_in;
       }
     }
-    out.release();
+    text = out.releaseAndGetString();
   } catch (const cv::Exception& e) {
-    fs::remove(tmp, ec);
     throw DataException({path, 0, "", fmt::format("a writable file ({})", e.err)});
-  } catch (...) {
-    fs::remove(tmp, ec);
-    throw;
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw DataException({path, 0, "", fmt::format("a writable file ({})", ec.message())});
-  }
+  write_file_atomically(path, text);
 }
 
 CameraFile read_camera_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw DataException({path, 0, "", "a readable calibration file (it could not be opened)"});
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_camera_file(buffer.str(), path);
+  return parse_camera_file(read_text_file(path, "a readable calibration file"), path);
 }
 
 namespace {
@@ -202,6 +194,22 @@ CameraFile parse_camera_file(const std::string& text, const std::string& path) {
 namespace {
 CameraFile parse_camera_text(const std::string& text, const std::string& path) {
   if (text.empty()) throw DataException({path, 0, "", "a calibration file (it is empty)"});
+  // FileStorage keeps one of two equal top-level keys without a word; refuse them instead.
+  {
+    std::istringstream lines(text);
+    std::string line;
+    std::set<std::string> seen;
+    int n = 0;
+    const std::regex key_re(R"re(^"?([A-Za-z_][A-Za-z0-9_]*)"?\s*:)re");
+    while (std::getline(lines, line)) {
+      ++n;
+      std::smatch m;
+      if (std::regex_search(line, m, key_re) && !seen.insert(m[1].str()).second) {
+        throw DataException({path, n, m[1].str(),
+                             "each key once (this one is given twice; only one value can count)"});
+      }
+    }
+  }
 
   cv::FileStorage store;
   try {
@@ -358,7 +366,14 @@ CameraFile parse_camera_text(const std::string& text, const std::string& path) {
     if (dn.empty()) fail(dkey, "the table depth in inches (it is missing)");
     t.table.width_in = read_number(wn, wkey);
     t.table.depth_in = read_number(dn, dkey);
-    if (!(t.table.width_in > 0) || !(t.table.depth_in > 0)) fail(wkey, "a positive table size");
+    // The same range as a layout file's table: a size far out of it (1e9) would make the
+    // trackers search a table of astronomical size.
+    if (!(t.table.width_in >= 1 && t.table.width_in <= 1000)) {
+      fail(wkey, fmt::format("a table width from 1 to 1000 inches, not {}", t.table.width_in));
+    }
+    if (!(t.table.depth_in >= 1 && t.table.depth_in <= 1000)) {
+      fail(dkey, fmt::format("a table depth from 1 to 1000 inches, not {}", t.table.depth_in));
+    }
     if (const auto [mn, mkey] = node({"table_method"}); mn.isString()) t.method = mn.string();
     if (const auto [mn, mkey] = node({"table_time"}); mn.isString()) t.date = mn.string();
     if (const auto [rn, rkey] = node({"table_registration_rms_px"}); !rn.empty()) {

@@ -56,11 +56,7 @@ LayoutFile parse_marker_layout(const std::string& text, const std::string& file)
 }
 
 LayoutFile read_marker_layout(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", "a readable marker layout file"});
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_marker_layout(buffer.str(), path);
+  return parse_marker_layout(read_text_file(path, "a readable marker layout file"), path);
 }
 
 }  // namespace duels::calib

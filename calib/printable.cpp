@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "calib/units.hpp"
+#include "common/atomic_file.hpp"
 
 namespace duels::calib {
 
@@ -403,29 +404,11 @@ std::vector<std::string> write_sheets(const std::string& path, const std::vector
       files.emplace_back(p, std::string(bytes.begin(), bytes.end()));
     }
   }
-  std::vector<fs::path> temps;
-  auto cleanup = [&]() {
-    for (const auto& t : temps)
-      fs::remove(t, ec);
-  };
-  for (const auto& [p, bytes] : files) {
-    const fs::path tmp = dir / ("." + p.filename().string() + ".tmp");
-    temps.push_back(tmp);
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) {
-      cleanup();
-      throw DataException({p.string(), 0, "--out", "a writable file"});
-    }
-  }
+  // Each file written atomically: a full disk keeps the previous file and reports it.
   std::vector<std::string> written;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    fs::rename(temps[i], files[i].first, ec);
-    if (ec) {
-      cleanup();
-      throw DataException({files[i].first.string(), 0, "--out", "a writable file"});
-    }
-    written.push_back(files[i].first.string());
+  for (const auto& [p, bytes] : files) {
+    write_file_atomically(p.string(), bytes);
+    written.push_back(p.string());
   }
   return written;
 }

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace duels {
@@ -24,6 +26,63 @@ bool nesting_too_deep(const std::string& text) {
     }
   }
   return false;
+}
+
+// The 1-based line of the first byte that is not valid UTF-8, or 0 when all of it is.
+int first_bad_utf8_line(const std::string& text) {
+  int line = 1;
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') ++line;
+    std::size_t len = 0;
+    unsigned min = 0;
+    unsigned cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0U) == 0xC0U) {
+      len = 2, min = 0x80, cp = c & 0x1FU;
+    } else if ((c & 0xF0U) == 0xE0U) {
+      len = 3, min = 0x800, cp = c & 0x0FU;
+    } else if ((c & 0xF8U) == 0xF0U) {
+      len = 4, min = 0x10000, cp = c & 0x07U;
+    } else {
+      return line;
+    }
+    if (i + len > n) return line;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0U) != 0x80U) return line;
+      cp = (cp << 6U) | (cc & 0x3FU);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return line;
+    i += len;
+  }
+  return 0;
+}
+
+// yaml-cpp keeps the first of two equal keys and says nothing; a data file with a key twice is
+// almost always a mistake (an edit that meant to replace the value), so it is refused.
+void check_duplicate_keys(const YAML::Node& node, const std::string& file, int depth = 0) {
+  if (depth > kMaxNesting) return;
+  if (node.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& kv : node) {
+      if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second) {
+        const YAML::Mark m = kv.first.Mark();
+        throw DataException({file, m.line >= 0 ? m.line + 1 : 0, kv.first.Scalar(),
+                             "each key once in a mapping (this one is given twice; only one "
+                             "value can count)"});
+      }
+      check_duplicate_keys(kv.second, file, depth + 1);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& child : node)
+      check_duplicate_keys(child, file, depth + 1);
+  }
 }
 
 std::string kind_of(const YAML::Node& node) {
@@ -47,20 +106,40 @@ YAML::Node parse_yaml_text(const std::string& text, const std::string& file) {
   if (nesting_too_deep(text)) {
     throw DataException({file, 0, "", fmt::format("nesting deeper than {} levels", kMaxNesting)});
   }
+  if (const int bad = first_bad_utf8_line(text); bad > 0) {
+    throw DataException({file, bad, "",
+                         "text in UTF-8 (this line has bytes that are not UTF-8; "
+                         "save the file as UTF-8)"});
+  }
+  YAML::Node root;
   try {
-    return YAML::Load(text);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw DataException({file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
                          fmt::format("YAML syntax error: {}", e.msg)});
   }
+  check_duplicate_keys(root, file);
+  return root;
+}
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw DataException({path, 0, "", fmt::format("{} (this is a folder)", what)});
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DataException({path, 0, "", fmt::format("{} (it could not be opened)", what)});
+  std::ostringstream buffer;
+  try {
+    buffer << in.rdbuf();
+  } catch (const std::exception& e) {
+    throw DataException({path, 0, "", fmt::format("{} ({})", what, e.what())});
+  }
+  if (in.bad()) throw DataException({path, 0, "", fmt::format("{} (it could not be read)", what)});
+  return buffer.str();
 }
 
 YAML::Node parse_yaml_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", "a readable file (it could not be opened)"});
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_yaml_text(buffer.str(), path);
+  return parse_yaml_text(read_text_file(path, "a readable file"), path);
 }
 
 int FieldReader::line_of(const YAML::Node& node) {

@@ -13,12 +13,17 @@
 
 namespace duels {
 
-/// Parses YAML text. Syntax errors become a DataException with the line of the fault.
+/// Parses YAML text. Syntax errors become a DataException with the line of the fault; so do
+/// bytes that are not UTF-8 and a key given twice in one mapping.
 /// Documents nested deeper than a sane limit are refused before yaml-cpp recurses on them.
 YAML::Node parse_yaml_text(const std::string& text, const std::string& file);
 
 /// Reads a file and parses it; unreadable files become a DataException naming the file.
 YAML::Node parse_yaml_file(const std::string& path);
+
+/// Reads a whole file the user named. A missing or unreadable file, or a folder, becomes a
+/// DataException naming the file: "FILE: `what` (this is a folder)".
+std::string read_text_file(const std::string& path, const std::string& what);
 
 /// Reads typed fields out of YAML nodes and collects every problem instead of stopping at the
 /// first, so a player fixing a file sees all its faults at once.

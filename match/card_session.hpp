@@ -126,8 +126,9 @@ struct AttachedSessionJournal : G::Start {
 };
 
 /// Opens (resuming) or creates the journal at `path` and ties `session` to it: a new journal
-/// starts from `start_if_new`; an existing one is replayed into the session (a torn or damaged
-/// tail cut off and said in the notes). Throws DataException when the journal is of another
+/// starts from `start_if_new`; an existing one is replayed into the session (a torn last line
+/// cut off and said in the notes; a journal damaged before its end is refused, see
+/// resume_journal). Throws DataException when the journal is of another
 /// game or its commands do not replay.
 /// The seed a card session keeps: the one its journal started with when `path` exists (its
 /// rolls then replay exactly), else `fresh`.
@@ -151,11 +152,11 @@ AttachedSessionJournal<G> attach_session_journal(const std::string& path, Sessio
     static_cast<typename G::Start&>(out) = static_cast<const typename G::Start&>(resumed.replay);
     out.notes = resumed.replay.warnings;
     if (resumed.replay.error) {
-      out.notes.push_back(
-          damage_note(path, *resumed.replay.error, resumed.replay.last_seq, resumed.repaired));
-    } else if (resumed.repaired) {
-      out.notes.push_back("the damaged tail was cut off (the original is kept as " + path +
-                          ".damaged)");
+      out.notes.push_back(damage_note(path, *resumed.replay.error, resumed.replay.last_seq, false));
+    }
+    if (resumed.repaired) {
+      out.notes.push_back("the torn last line was cut off (its bytes are kept in " + path +
+                          ".torn)");
     }
     std::vector<typename G::Command> log;
     std::vector<typename G::Command> redo;

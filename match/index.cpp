@@ -84,6 +84,23 @@ std::string default_index_path() {
 MatchIndex::MatchIndex(const std::string& db_path) {
   std::error_code ec;
   fs::create_directories(fs::path(db_path).parent_path(), ec);
+  try {
+    open_and_check(db_path);
+  } catch (const std::exception&) {
+    // The journals are the truth and the index only a cache of them: set the unreadable file
+    // aside and start again (refresh() reads every journal back into it).
+    sqlite3_close(db_);
+    db_ = nullptr;
+    fs::rename(db_path, db_path + ".unreadable", ec);
+    if (ec) fs::remove(db_path, ec);
+    for (const char* side : {"-wal", "-shm", "-journal"})
+      fs::remove(db_path + side, ec);
+    open_and_check(db_path);
+    rebuilt_ = true;
+  }
+}
+
+void MatchIndex::open_and_check(const std::string& db_path) {
   if (sqlite3_open(db_path.c_str(), &db_) != SQLITE_OK) {
     const std::string msg = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
@@ -91,6 +108,11 @@ MatchIndex::MatchIndex(const std::string& db_path) {
     throw std::runtime_error(fmt::format("cannot open the match index {}: {}", db_path, msg));
   }
   sqlite3_busy_timeout(db_, 2000);
+  {
+    Stmt check(db_, "PRAGMA quick_check;");
+    if (!check.step() || check.text(0) != "ok")
+      throw std::runtime_error("match index: damaged (" + check.text(0) + ")");
+  }
   exec("PRAGMA journal_mode=WAL;");
   exec(R"(CREATE TABLE IF NOT EXISTS matches(
             journal TEXT PRIMARY KEY, created TEXT, teams TEXT, seed INTEGER, events INTEGER,
@@ -102,6 +124,19 @@ MatchIndex::MatchIndex(const std::string& db_path) {
             dice_count INTEGER, hit INTEGER, clicks INTEGER, bad_karma INTEGER, aces INTEGER);
           CREATE INDEX IF NOT EXISTS attacks_journal ON attacks(journal);
           CREATE INDEX IF NOT EXISTS figures_journal ON match_figures(journal);)");
+  // A table of the wrong shape (an old or foreign file) fails here rather than in a query.
+  Stmt(db_,
+       "SELECT journal, created, teams, seed, events, round, status, finished, size, mtime "
+       "FROM matches LIMIT 1")
+      .step();
+}
+
+void MatchIndex::forget(const std::string& journal) {
+  for (const char* table : {"matches", "match_figures", "attacks"}) {
+    Stmt(db_, fmt::format("DELETE FROM {} WHERE journal = ?1", table).c_str())
+        .bind(1, journal)
+        .run();
+  }
 }
 
 MatchIndex::~MatchIndex() {
@@ -129,9 +164,11 @@ void MatchIndex::record(const std::string& journal, const Replay& r) {
     for (const auto& t : r.setup.teams)
       teams += (teams.empty() ? "" : " vs ") + t.name;
     const bool finished = r.state.phase == Phase::GameOver;
-    const std::string status =
+    std::string status =
         r.state.winner ? r.state.teams[static_cast<std::size_t>(*r.state.winner)].name + " won"
                        : std::string(phase_name(r.state.phase));
+    // A damaged journal is listed as such (its events after the damage are not counted).
+    if (r.error) status += fmt::format(" — damaged after event {} (duels match repair)", r.last_seq);
     std::error_code ec;
     const auto size = static_cast<long long>(fs::file_size(journal, ec));
     Stmt(db_, "INSERT INTO matches VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
@@ -217,22 +254,23 @@ int MatchIndex::refresh(const std::string& folder) {
       record(path, replay(read_journal(path)));
       ++reread;
     } catch (const std::exception&) {
-      // An unreadable journal is listed by `match list` from the file itself; skip it here.
+      // An unreadable journal is not a match to list or count: drop what was known of it.
+      forget(path);
     }
   }
+  // Forget every journal that is gone, wherever it was (a journal given with --journal lives
+  // outside the folder), and every one that is no longer a readable match.
   std::vector<std::string> gone;
   {
     Stmt all(db_, "SELECT journal FROM matches");
     while (all.step()) {
-      if (present.count(all.text(0)) == 0 && all.text(0).rfind(folder, 0) == 0)
-        gone.push_back(all.text(0));
+      const std::string j = all.text(0);
+      std::error_code eec;
+      if (present.count(j) == 0 && !fs::is_regular_file(j, eec)) gone.push_back(j);
     }
   }
-  for (const auto& g : gone) {
-    for (const char* table : {"matches", "match_figures", "attacks"}) {
-      Stmt(db_, fmt::format("DELETE FROM {} WHERE journal = ?1", table).c_str()).bind(1, g).run();
-    }
-  }
+  for (const auto& g : gone)
+    forget(g);
   return reread;
 }
 

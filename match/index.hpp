@@ -57,7 +57,9 @@ struct Stats {
 /// The index database.
 class MatchIndex {
  public:
-  /// Opens (creating if needed) the database at `db_path`.
+  /// Opens (creating if needed) the database at `db_path`. The index is only a cache of the
+  /// journals: an unreadable or damaged database is set aside (as `db_path`.unreadable) and a new
+  /// one started, which refresh() fills from the journals again; `rebuilt()` then says so.
   explicit MatchIndex(const std::string& db_path);
   ~MatchIndex();
   MatchIndex(const MatchIndex&) = delete;
@@ -70,10 +72,15 @@ class MatchIndex {
   int refresh(const std::string& folder);
   [[nodiscard]] std::vector<MatchRow> list() const;
   [[nodiscard]] Stats stats() const;
+  /// The database was unreadable and was started again.
+  [[nodiscard]] bool rebuilt() const { return rebuilt_; }
 
  private:
   void exec(const char* sql) const;
+  void open_and_check(const std::string& db_path);
+  void forget(const std::string& journal);
   sqlite3* db_ = nullptr;
+  bool rebuilt_ = false;
 };
 
 /// The default index location: data_dir()/index.sqlite.

@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +15,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "common/atomic_file.hpp"
 
 namespace duels::match {
 
@@ -43,17 +47,138 @@ std::optional<nlohmann::json> verify(const std::string& line) {
   return j;
 }
 
-void sync_dir(const std::string& path) {
-  const std::string dir = std::filesystem::path(path).parent_path().string();
-  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
+[[noreturn]] void io_fail(const std::string& path) {
+  throw DataException({path, 0, "", io_failure_text(errno)});
 }
 
-[[noreturn]] void io_fail(const std::string& what, const std::string& path) {
-  throw std::runtime_error(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+// The process holding a flock on the file open as `fd`, from /proc/locks ("pid N (duels match
+// play)"), or "another program" when it cannot be told.
+std::string lock_holder(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return "another program";
+  std::ifstream locks("/proc/locks");
+  std::string line;
+  while (std::getline(locks, line)) {
+    // "1: FLOCK  ADVISORY  WRITE 12345 08:01:1234567 0 EOF"
+    std::istringstream in(line);
+    std::string n, kind, mode, rw, pid, dev;
+    if (!(in >> n >> kind >> mode >> rw >> pid >> dev) || kind != "FLOCK") continue;
+    const auto colon = dev.rfind(':');
+    if (colon == std::string::npos || dev.substr(colon + 1) != std::to_string(st.st_ino)) continue;
+    std::ifstream cmd("/proc/" + pid + "/cmdline", std::ios::binary);
+    std::string args((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    std::string words;
+    std::size_t start = 0;
+    for (int k = 0; k < 3 && start < args.size(); ++k) {
+      const std::size_t end = std::min(args.find('\0', start), args.size());
+      std::string w = args.substr(start, end - start);
+      if (k == 0) w = std::filesystem::path(w).filename().string();
+      words += (words.empty() ? "" : " ") + w;
+      start = end + 1;
+    }
+    return words.empty() ? "pid " + pid : fmt::format("pid {} ({})", pid, words);
+  }
+  return "another program";
+}
+
+// Takes the journal's one-writer lock on `fd` or throws naming who holds it.
+void lock_or_refuse(int fd, const std::string& path) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+  const int err = errno;
+  if (err != EWOULDBLOCK) {
+    ::close(fd);
+    throw DataException(
+        {path, 0, "", fmt::format("a journal that can be locked ({})", std::strerror(err))});
+  }
+  const std::string who = lock_holder(fd);
+  ::close(fd);
+  throw DataException(
+      {path, 0, "",
+       fmt::format("a journal no other program is writing (it is open for writing by {}; close "
+                   "that first — a journal has one writer)",
+                   who)});
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DataException({path, 0, "", "a readable journal file (it could not be opened)"});
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+// Writes `bytes` as a backup of `path` and reads it back; returns the backup's path.
+std::string verified_backup(const std::string& path, const std::string& bytes) {
+  std::string backup = path + ".damaged";
+  for (int k = 2; std::filesystem::exists(backup); ++k)
+    backup = fmt::format("{}.damaged-{}", path, k);
+  try {
+    write_file_atomically(backup, bytes);
+  } catch (const DataException& e) {
+    throw DataException(
+        {path, 0, "",
+         fmt::format("room for a complete backup before the journal is cut ({}); nothing was "
+                     "changed",
+                     e.error().expected)});
+  }
+  if (read_all(backup) != bytes) {
+    std::error_code ec;
+    std::filesystem::remove(backup, ec);
+    throw DataException(
+        {path, 0, "", "a backup that reads back complete (it did not); nothing was changed"});
+  }
+  return backup;
+}
+
+// Cuts the locked journal open as `fd` to `keep` bytes after a verified backup of all of it.
+std::string cut_locked(int fd, const std::string& path, std::uint64_t keep) {
+  const std::string all = read_all(path);
+  if (keep > all.size()) throw DataException({path, 0, "", "a journal at least as long as read"});
+  const std::string backup = verified_backup(path, all);
+  if (::ftruncate(fd, static_cast<off_t>(keep)) != 0 || ::fsync(fd) != 0) io_fail(path);
+  return backup;
+}
+
+// Cuts a torn last line (a crash mid-write) off the locked journal open as `fd`, after the cut
+// bytes are appended to FILE.torn (one record per cut) and read back: what is cut is kept, and
+// the rest is the journal itself. Returns the path of FILE.torn.
+std::string cut_torn_tail(int fd, const std::string& path, std::uint64_t keep) {
+  const std::string all = read_all(path);
+  if (keep > all.size()) throw DataException({path, 0, "", "a journal at least as long as read"});
+  const std::string torn = path + ".torn";
+  const std::string record =
+      fmt::format("# {}: {} bytes cut off at byte {} (a line torn by a crash)\n{}\n", utc_now(),
+                  all.size() - keep, keep, all.substr(keep));
+  const int tfd = ::open(torn.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (tfd < 0) io_fail(torn);
+  struct stat st {};
+  const bool ok = ::fstat(tfd, &st) == 0;
+  try {
+    write_all(tfd, record, torn);
+  } catch (const DataException& e) {
+    // Take back a partial record so the file holds whole records only.
+    if (ok) (void)!::ftruncate(tfd, st.st_size);
+    ::close(tfd);
+    throw DataException({path, 0, "",
+                         fmt::format("room to keep the torn last line before it is cut ({}); "
+                                     "nothing was changed",
+                                     e.error().expected)});
+  }
+  if (::fsync(tfd) != 0) {
+    ::close(tfd);
+    io_fail(torn);
+  }
+  ::close(tfd);
+  const std::string kept = read_all(torn);
+  if (kept.size() < record.size() ||
+      kept.compare(kept.size() - record.size(), record.size(), record) != 0) {
+    throw DataException({path, 0, "",
+                         "a copy of the torn line that reads back (it did not); "
+                         "nothing was changed"});
+  }
+  sync_parent_dir(torn);
+  if (::ftruncate(fd, static_cast<off_t>(keep)) != 0 || ::fsync(fd) != 0) io_fail(path);
+  return torn;
 }
 
 }  // namespace
@@ -89,6 +214,8 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
     start = nl + 1;
   }
   const bool last_complete = !text.empty() && text.back() == '\n';
+  out.file_bytes = text.size();
+  out.entry_lines = lines.empty() ? 0 : lines.size() - 1;
   if (lines.empty()) {
     throw DataException({name, 1, "header",
                          "a journal header line (the file is empty — it was cut off while being "
@@ -112,6 +239,17 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
     if (!hj.contains("schema_version") || !hj["schema_version"].is_number_integer()) {
       throw DataException({name, 1, "schema_version", "a whole number"});
     }
+    // Every header field of the right type, or a located error (never a raw JSON exception).
+    for (const char* key : {"program", "created", "kind", "type"}) {
+      if (hj.contains(key) && !hj[key].is_string())
+        throw DataException({name, 1, key, "text (a JSON string)"});
+    }
+    if (hj.contains("body") && !hj["body"].is_object())
+      throw DataException({name, 1, "body", "an object with the journal's start"});
+    if (!hj["schema_version"].is_number_integer() ||
+        hj["schema_version"].get<std::int64_t>() > 1000000 ||
+        hj["schema_version"].get<std::int64_t>() < -1000000)
+      throw DataException({name, 1, "schema_version", "a whole number"});
     out.header.schema_version = hj["schema_version"].get<int>();
     out.header.program = hj.value("program", std::string());
     if (out.header.schema_version > kJournalSchemaVersion) {
@@ -160,7 +298,9 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
                                 expected_seq - 1)};
       break;
     }
-    const auto seq = j->value("seq", std::uint64_t{0});
+    const auto seq = j->contains("seq") && (*j)["seq"].is_number_unsigned()
+                         ? (*j)["seq"].get<std::uint64_t>()
+                         : std::uint64_t{0};
     if (seq != expected_seq || !j->contains("type") || !(*j)["type"].is_string()) {
       out.error = DataError{name, line_no, "seq",
                             fmt::format("event {} here (found {}); events before it are recovered",
@@ -176,20 +316,15 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
 }
 
 JournalContents read_journal(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", "a readable journal file (it could not be opened)"});
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse_journal(buf.str(), path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw DataException({path, 0, "", "a journal file (this is a folder)"});
+  return parse_journal(read_all(path), path);
 }
 
 JournalWriter JournalWriter::create(const std::string& path, const JournalHeader& header) {
-  std::error_code ec;
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) io_fail("cannot create journal", path);
-  JournalWriter w(path, fd, 1);
+  // Everything that can fail on the input (a header that cannot be written as JSON, e.g. a
+  // name that is not UTF-8) fails before any file exists.
   nlohmann::json h{{"type", "header"},
                    {"seq", 0},
                    {"schema_version", header.schema_version},
@@ -197,44 +332,120 @@ JournalWriter JournalWriter::create(const std::string& path, const JournalHeader
                    {"created", header.created},
                    {"kind", header.kind},
                    {"body", header.body}};
-  w.write_line(seal_line(h));
-  sync_dir(path);
-  return w;
+  std::string line;
+  try {
+    line = seal_line(h) + "\n";
+  } catch (const nlohmann::json::exception& e) {
+    throw DataException(
+        {path, 1, "header", fmt::format("a set-up that can be written as JSON ({})", e.what())});
+  }
+  std::error_code ec;
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (std::filesystem::exists(path, ec))
+    throw DataException({path, 0, "",
+                         "a new file name (this journal exists; it is never "
+                         "overwritten)"});
+  // The header goes to a locked temporary file that is then linked in under the journal's name:
+  // a full disk or a crash leaves no empty or half-written journal behind.
+  const std::string dir = parent.empty() ? std::string(".") : parent.string();
+  std::string tmp = (std::filesystem::path(dir) /
+                     ("." + std::filesystem::path(path).filename().string() + ".new-XXXXXX"))
+                        .string();
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC | O_APPEND);
+  if (fd < 0) io_fail(path);
+  auto fail = [&](int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    errno = err;
+    io_fail(path);
+  };
+  ::flock(fd, LOCK_EX | LOCK_NB);
+  ::fchmod(fd, 0644);
+  try {
+    write_all(fd, line, path);
+  } catch (const DataException&) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  if (::fdatasync(fd) != 0) fail(errno);
+  if (::link(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    if (err == EEXIST)
+      throw DataException({path, 0, "",
+                           "a new file name (this journal exists; it is never "
+                           "overwritten)"});
+    errno = err;
+    io_fail(path);
+  }
+  ::unlink(tmp.c_str());
+  sync_parent_dir(path);
+  return JournalWriter(path, fd, 1);
 }
 
 JournalWriter JournalWriter::append_to(const std::string& path, const JournalContents& contents,
                                        bool* repaired) {
-  const std::uint64_t size = std::filesystem::file_size(path);
   if (repaired != nullptr) *repaired = false;
-  if (size != contents.valid_bytes) {
-    // Keep the intact prefix in a new file, then swap it in atomically; the damaged original is
-    // kept beside it for inspection.
-    std::ifstream in(path, std::ios::binary);
-    std::string prefix(contents.valid_bytes, '\0');
-    in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
-    const std::string tmp = path + ".repair-tmp";
-    {
-      const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (fd < 0) io_fail("cannot write", tmp);
-      std::size_t done = 0;
-      while (done < prefix.size()) {
-        const ssize_t n = ::write(fd, prefix.data() + done, prefix.size() - done);
-        if (n < 0) io_fail("cannot write", tmp);
-        done += static_cast<std::size_t>(n);
-      }
-      ::fsync(fd);
-      ::close(fd);
-    }
-    std::error_code ec;
-    std::filesystem::copy_file(path, path + ".damaged",
-                               std::filesystem::copy_options::overwrite_existing, ec);
-    std::filesystem::rename(tmp, path);
-    sync_dir(path);
+  const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
+  if (fd < 0) io_fail(path);
+  lock_or_refuse(fd, path);
+  JournalWriter w(path, fd, contents.entries.empty() ? 1 : contents.entries.back().seq + 1);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) io_fail(path);
+  if (static_cast<std::uint64_t>(st.st_size) != contents.file_bytes) {
+    throw DataException({path, 0, "",
+                         "a journal nothing else is changing (it changed while it was being "
+                         "opened; open it again)"});
+  }
+  if (contents.error) {
+    DataError err = *contents.error;
+    err.expected += fmt::format(
+        ". Nothing was changed: to go on from event {}, run `duels match repair {}` (it keeps a "
+        "complete copy as {}.damaged first)",
+        contents.entries.size(), path, path);
+    throw DataException(err);
+  }
+  if (contents.valid_bytes != contents.file_bytes) {
+    // Only a torn last line (a crash mid-write; its event was never acted on) is cut here.
+    (void)cut_torn_tail(fd, path, contents.valid_bytes);
     if (repaired != nullptr) *repaired = true;
   }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) io_fail("cannot open journal", path);
-  return JournalWriter(path, fd, contents.entries.empty() ? 1 : contents.entries.back().seq + 1);
+  return w;
+}
+
+std::string cut_journal(const std::string& path, std::uint64_t keep_bytes) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) io_fail(path);
+  lock_or_refuse(fd, path);
+  try {
+    std::string backup = cut_locked(fd, path, keep_bytes);
+    ::close(fd);
+    return backup;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+}
+
+std::vector<std::string> damage_notes(const JournalContents& contents,
+                                      const std::optional<DataError>& stopped,
+                                      std::uint64_t events_used, const std::string& path) {
+  std::vector<std::string> out = contents.warnings;
+  if (stopped) {
+    DataError e = *stopped;
+    if (e.file.empty()) e.file = path;
+    out.push_back("the journal is damaged: " + e.message());
+  }
+  if (stopped || contents.torn_tail) {
+    out.push_back(fmt::format(
+        "this covers events 1 to {} of the {} lines in the journal; `duels match repair {}` "
+        "keeps those (after a complete backup) so the match can go on",
+        events_used, contents.entry_lines, path));
+  }
+  return out;
 }
 
 JournalWriter::JournalWriter(JournalWriter&& other) noexcept
@@ -258,22 +469,21 @@ JournalWriter::~JournalWriter() {
 }
 
 void JournalWriter::write_line(const std::string& line) {
-  const std::string text = line + "\n";
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      io_fail("cannot write journal", path_);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fdatasync(fd_) != 0) io_fail("cannot sync journal", path_);
+  write_all(fd_, line + "\n", path_);
+  if (::fdatasync(fd_) != 0) io_fail(path_);
 }
 
 JournalEntry JournalWriter::append(const std::string& type, const nlohmann::json& data) {
   nlohmann::json j{{"seq", next_seq_}, {"type", type}, {"data", data}, {"time", utc_now()}};
-  write_line(seal_line(j));
+  std::string line;
+  try {
+    line = seal_line(j);
+  } catch (const nlohmann::json::exception& e) {
+    // Text that is not UTF-8 cannot go into the journal: refused before anything is written.
+    throw DataException({path_, 0, fmt::format("event {}", next_seq_),
+                         fmt::format("text in UTF-8 ({})", e.what())});
+  }
+  write_line(line);
   JournalEntry e{next_seq_, type, data, 0};
   ++next_seq_;
   return e;

@@ -47,6 +47,8 @@ struct JournalContents {
   std::optional<DataError> error;
   bool torn_tail = false;         ///< the last line was incomplete and was dropped
   std::uint64_t valid_bytes = 0;  ///< length of the intact prefix of the file
+  std::uint64_t file_bytes = 0;   ///< length of the whole file as read
+  std::size_t entry_lines = 0;    ///< lines after the header in the file, damaged ones included
 };
 
 /// Reads a journal. Throws DataException when there is nothing to recover (missing file,
@@ -57,13 +59,20 @@ JournalContents read_journal(const std::string& path);
 JournalContents parse_journal(const std::string& text, const std::string& name);
 
 /// Appends entries to a journal, each synced to disk before append() returns.
+///
+/// A journal has one writer: the writer holds an exclusive lock (flock) on the file for as long
+/// as it lives, and a second writer (another command, window or console) is refused with a
+/// message naming the process that holds it.
 class JournalWriter {
  public:
-  /// Creates a new journal with its header (fails if the file exists).
+  /// Creates a new journal with its header, atomically: the file appears complete or not at all
+  /// (fails if the file exists).
   static JournalWriter create(const std::string& path, const JournalHeader& header);
-  /// Opens an existing journal for appending after `contents` (as read). A torn tail or a
-  /// damaged line is first cut off by writing the intact prefix to a new file and renaming it
-  /// over the old one; `repaired` says whether that happened.
+  /// Opens an existing journal for appending after `contents` (as read). Refuses (throws
+  /// DataException, nothing changed) when the journal is damaged before its last line: only
+  /// `duels match repair` cuts that. A torn last line (a crash mid-write: its event was never
+  /// acted on) is cut off after its bytes are appended to FILE.torn and read back; `repaired`
+  /// says whether that happened.
   static JournalWriter append_to(const std::string& path, const JournalContents& contents,
                                  bool* repaired = nullptr);
 
@@ -87,6 +96,18 @@ class JournalWriter {
   int fd_ = -1;
   std::uint64_t next_seq_ = 1;
 };
+
+/// Cuts a journal back to its first `keep_bytes` bytes, under the journal's lock, after its whole
+/// content is copied to a backup (FILE.damaged, or FILE.damaged-2, … when taken) and the copy is
+/// read back and verified. Nothing is changed when the backup cannot be made complete (a full
+/// disk). Returns the backup's path. Throws DataException.
+std::string cut_journal(const std::string& path, std::uint64_t keep_bytes);
+
+/// What a reader says when a journal is damaged: the read's warnings, where it stopped, and how
+/// many of the journal's events the result covers. Empty for an intact journal.
+std::vector<std::string> damage_notes(const JournalContents& contents,
+                                      const std::optional<DataError>& stopped,
+                                      std::uint64_t events_used, const std::string& path);
 
 /// The line text for an object: canonical JSON with a "crc" field over the rest.
 std::string seal_line(nlohmann::json object);

@@ -166,11 +166,22 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     if (w.size() < n) return Err(fmt::format("usage: {}", usage));
     return std::nullopt;
   };
+  // Words after a complete command are refused, not ignored: `pass now please` is not a pass.
+  auto at_most = [&](std::size_t n, const char* usage) -> std::optional<Err> {
+    if (w.size() > n) {
+      return Err(fmt::format("usage: {} (unexpected '{}' after the command)", usage, w[n]));
+    }
+    return std::nullopt;
+  };
+  if (verb == "undo" || verb == "redo" || verb == "show" || verb == "help" || verb == "?") {
+    if (auto e = at_most(1, verb.c_str())) return *e;
+  }
   if (verb == "undo") return ScriptLine{ConsoleAction{ConsoleAction::Undo, 0}};
   if (verb == "redo") return ScriptLine{ConsoleAction{ConsoleAction::Redo, 0}};
   if (verb == "show") return ScriptLine{ConsoleAction{ConsoleAction::Show, 0}};
   if (verb == "help" || verb == "?") return ScriptLine{ConsoleAction{ConsoleAction::Help, 0}};
   if (verb == "auto") {
+    if (auto e = at_most(2, "auto [N]")) return *e;
     int n = 0;
     if (w.size() > 1) {
       auto v = to_int(w[1]);
@@ -199,9 +210,13 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     if (auto e = need(2, "terrain NAME")) return *e;
     return ScriptLine{Command{PlaceTerrain{s.placing, w[1]}}};
   }
-  if (verb == "pass") return ScriptLine{Command{PassTerrain{s.placing}}};
+  if (verb == "pass") {
+    if (auto e = at_most(1, "pass")) return *e;
+    return ScriptLine{Command{PassTerrain{s.placing}}};
+  }
   if (verb == "place") {
     if (auto e = need(4, "place FIGURE X Y")) return *e;
+    if (auto e = at_most(4, "place FIGURE X Y")) return *e;
     auto f = figure_named(s, w[1]);
     if (!f) return f.error();
     auto x = to_number(w[2]);
@@ -357,15 +372,18 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
   }
   if (verb == "gear") {
     if (auto e = need(2, "gear ID")) return *e;
+    if (auto e = at_most(2, "gear ID")) return *e;
     return ScriptLine{Command{RemoveGear{w[1]}}};
   }
   if (verb == "damage") {
     if (auto e = need(2, "damage head|weapon|body")) return *e;
+    if (auto e = at_most(2, "damage head|weapon|body")) return *e;
     auto dial = parse_dial(w[1]);
     if (!dial) return Err(fmt::format("head, weapon or body, not '{}'", w[1]));
     return ScriptLine{Command{AssignDamage{*dial}}};
   }
   if (verb == "end") {
+    if (auto e = at_most(2, "end [FIGURE]")) return *e;
     if (w.size() >= 2) {
       auto f = figure_named(s, w[1]);
       if (!f) return f.error();

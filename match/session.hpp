@@ -73,6 +73,8 @@ SessionReplay<G> replay_session(const JournalContents& contents,
     static_cast<typename G::Start&>(r) = G::start_from_json(contents.header.body);
   } catch (const DataException& e) {
     throw DataException({"", 1, "body." + e.error().field, e.error().expected});
+  } catch (const nlohmann::json::exception& e) {
+    throw DataException({"", 1, "body", fmt::format("a start of the right shape ({})", e.what())});
   }
   r.state = detail::initial_or_throw<G>(r, "");
   r.warnings = contents.warnings;
@@ -94,6 +96,10 @@ SessionReplay<G> replay_session(const JournalContents& contents,
       } catch (const DataException& ex) {
         fail(fmt::format("a command ({}: {}); events before it are recovered", ex.error().field,
                          ex.error().expected));
+        break;
+      } catch (const nlohmann::json::exception& ex) {
+        fail(fmt::format("a command of the right shape ({}); events before it are recovered",
+                         ex.what()));
         break;
       }
       auto applied = G::apply(r.state, *c);
@@ -142,43 +148,97 @@ template <class G>
 struct ResumedJournal {
   SessionReplay<G> replay;
   JournalWriter writer;
-  bool repaired = false;  ///< a torn or damaged tail was cut off
+  bool repaired = false;  ///< a torn last line was cut off
 };
 
-/// Opens a journal, replays it and makes it ready to append. A torn tail, or anything after a
-/// damaged entry, is cut off by writing the intact part to a new file renamed over the old one
-/// (the original kept as FILE.damaged). Throws DataException if nothing can be recovered.
+namespace detail {
+/// The length of the journal's part that replays: the header and the entries up to `last_seq`.
+inline std::uint64_t bytes_through(const std::string& path, const JournalContents& contents,
+                                   std::uint64_t last_seq) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  std::uint64_t bytes = 0;
+  int line_no = 0;
+  const int last_line =
+      last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(last_seq - 1)].line;
+  while (line_no < last_line && std::getline(in, line)) {
+    bytes += line.size() + 1;
+    ++line_no;
+  }
+  return bytes;
+}
+
 template <class G>
-ResumedJournal<G> resume_journal(const std::string& path) {
-  const JournalContents contents = read_journal(path);
-  SessionReplay<G> r;
+SessionReplay<G> replay_located(const JournalContents& contents, const std::string& path) {
   try {
-    r = replay_session<G>(contents);
+    SessionReplay<G> r = replay_session<G>(contents);
+    if (r.error) r.error->file = path;
+    return r;
   } catch (const DataException& e) {
     DataError err = e.error();
     err.file = path;
     throw DataException(err);
   }
-  if (r.error) r.error->file = path;
-  JournalContents prefix = contents;
+}
+}  // namespace detail
+
+/// Opens a journal, replays it and makes it ready to append, holding its one-writer lock. A torn
+/// last line (a crash mid-write) is cut off after its bytes are kept in FILE.torn. A journal
+/// damaged before its end — a bad line, or an entry the rules refuse — is refused with where and
+/// what: nothing is cut unless the player asks with `duels match repair` (repair_journal).
+/// Throws DataException.
+template <class G>
+ResumedJournal<G> resume_journal(const std::string& path) {
+  const JournalContents contents = read_journal(path);
+  SessionReplay<G> r = detail::replay_located<G>(contents, path);
   if (r.error) {
-    // The intact prefix: the header and the entries up to the last one used.
+    DataError err = *r.error;
+    err.expected += fmt::format(
+        ". Nothing was changed: to go on from event {}, run `duels match repair {}` (it keeps a "
+        "complete copy as {}.damaged first)",
+        r.last_seq, path, path);
+    throw DataException(err);
+  }
+  bool repaired = false;
+  JournalWriter w = JournalWriter::append_to(path, contents, &repaired);
+  return ResumedJournal<G>{std::move(r), std::move(w), repaired};
+}
+
+/// What `duels match repair` did.
+struct RepairResult {
+  bool changed = false;           ///< false: the journal was intact
+  std::string backup;             ///< the complete copy of the damaged journal
+  std::uint64_t kept = 0;         ///< events kept
+  std::size_t dropped_lines = 0;  ///< lines cut off after them
+  std::string reason;             ///< where the damage was
+};
+
+/// Cuts a damaged journal back to the part that replays, after a complete verified backup.
+template <class G>
+RepairResult repair_journal(const std::string& path) {
+  const JournalContents contents = read_journal(path);
+  SessionReplay<G> r = detail::replay_located<G>(contents, path);
+  RepairResult out;
+  out.kept = r.last_seq;
+  if (!r.error && contents.valid_bytes == contents.file_bytes) return out;
+  const std::uint64_t keep =
+      r.error ? detail::bytes_through(path, contents, r.last_seq) : contents.valid_bytes;
+  std::size_t kept_lines = 0;
+  {
     std::ifstream in(path, std::ios::binary);
     std::string line;
     std::uint64_t bytes = 0;
-    int line_no = 0;
-    const int last_line =
-        r.last_seq == 0 ? 1 : contents.entries[static_cast<std::size_t>(r.last_seq - 1)].line;
-    while (line_no < last_line && std::getline(in, line)) {
+    while (bytes < keep && std::getline(in, line)) {
       bytes += line.size() + 1;
-      ++line_no;
+      ++kept_lines;
     }
-    prefix.valid_bytes = bytes;
-    prefix.entries.resize(static_cast<std::size_t>(r.last_seq));
   }
-  bool repaired = false;
-  JournalWriter w = JournalWriter::append_to(path, prefix, &repaired);
-  return ResumedJournal<G>{std::move(r), std::move(w), repaired};
+  out.dropped_lines = contents.entry_lines + 1 - kept_lines;
+  out.reason = r.error ? r.error->message()
+                       : (contents.warnings.empty() ? std::string() : contents.warnings.front());
+  out.backup = cut_journal(path, keep);
+  out.changed = true;
+  return out;
 }
 
 /// Starts a journal for game G at `path` (which must not exist).

@@ -18,6 +18,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "common/atomic_file.hpp"
 #include "dice/roller.hpp"
 #include "overlay/panels/panels.hpp"
 #include "overlay/script_driver.hpp"
@@ -80,9 +81,12 @@ void save_screenshot(const std::string& path, int width, int height) {
     }
   }
   if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-  if (!cv::imwrite(path, bgr, {cv::IMWRITE_PNG_COMPRESSION, 9})) {
-    throw DataException({path, 0, "", "a writable PNG file"});
+  std::vector<uchar> png;
+  if (!cv::imencode(".png", bgr, png, {cv::IMWRITE_PNG_COMPRESSION, 9})) {
+    throw DataException({path, 0, "", "a picture OpenCV can encode as PNG"});
   }
+  write_file_atomically(path,
+                        std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
 }
 
 // Keyboard shortcuts for everything frequent. Not while a text field has the keyboard.

@@ -1,11 +1,14 @@
 #include "overlay/session.hpp"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "common/atomic_file.hpp"
 #include "dice/notation.hpp"
 #include "duels/engine.hpp"
 #include "duels/odds.hpp"
@@ -364,7 +367,7 @@ void Session::export_report(const std::string& out_dir) {
     }
     fs::create_directories(dir);
     const match::MatchReport rep = match::build_report(match_.history());
-    std::ofstream out(dir / "report.md");
+    std::ostringstream out;
     out << "# " << rep.title << "\n\n";
     for (const auto& t : rep.teams)
       out << "- " << t << "\n";
@@ -374,6 +377,7 @@ void Session::export_report(const std::string& out_dir) {
       for (const auto& l : lines)
         out << "    " << l << "\n";
     }
+    write_file_atomically((dir / "report.md").string(), out.str());
     set_status("Report written to " + (dir / "report.md").string(), false);
   } catch (const std::exception& e) {
     set_status(std::string("The report could not be written: ") + e.what(), true);

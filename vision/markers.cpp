@@ -151,7 +151,15 @@ BaseMap parse_base_map(const std::string& text, const std::string& file) {
       continue;
     }
     BaseMarker m;
-    m.marker_id = r.integer(b, "marker", path, true, 0, 999).value_or(0);
+    m.marker_id = r.integer(b, "marker", path, true, 0, 999).value_or(4);
+    // Markers 0-3 are the table's corner markers (calibrate table, print markers): a base with
+    // one of them would be taken for a corner and never tracked.
+    if (b["marker"].IsDefined() && m.marker_id < 4) {
+      r.error(b["marker"], join_path(path, "marker"),
+              fmt::format("a marker id from 4 up ({} is one of the table's corner markers 0-3)",
+                          m.marker_id),
+              b);
+    }
     m.figure = r.text(b, "figure", path, true).value_or("");
     m.diameter_in = r.number(b, "diameter", path, true, 0.5, 12).value_or(2);
     m.marker_side_in = r.number(b, "marker_side", path, true, 0.2, 12).value_or(1);
@@ -177,11 +185,7 @@ BaseMap parse_base_map(const std::string& text, const std::string& file) {
 }
 
 BaseMap load_base_map(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw DataException({path, 0, "", "a readable base map file (YAML)"});
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_base_map(ss.str(), path);
+  return parse_base_map(read_text_file(path, "a readable base map file (YAML)"), path);
 }
 
 std::vector<BaseObservation> locate_bases(const std::vector<Detection>& detections,

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 
 namespace duels::vision {
@@ -314,7 +315,11 @@ FrameSink::~FrameSink() = default;
 void FrameSink::write(const cv::Mat& frame) {
   if (!video_) {
     const std::string file = (fs::path(path_) / fmt::format("frame_{:05d}.png", count_)).string();
-    if (!cv::imwrite(file, frame)) throw DataException({file, 0, "--out", "a writable image file"});
+    std::vector<uchar> png;
+    if (!cv::imencode(".png", frame, png))
+      throw DataException({file, 0, "--out", "a picture OpenCV can encode as PNG"});
+    write_file_atomically(file,
+                          std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
     ++count_;
     return;
   }

@@ -55,6 +55,11 @@ Expected<State, std::string> override_json_field(const State& state, const std::
                                                  const char* example_path, Parse parse) {
   nlohmann::json j = state;
   try {
+    (void)value.dump();  // text that is not UTF-8 can be neither shown nor journaled
+  } catch (const nlohmann::json::exception&) {
+    return std::string("a value in UTF-8 text (this one has bytes that are not UTF-8)");
+  }
+  try {
     const nlohmann::json::json_pointer ptr(path);
     if (!j.contains(ptr)) {
       return fmt::format("no tracked field at '{}' (paths look like {})", path, example_path);

@@ -198,8 +198,12 @@ std::optional<std::string> invalid_state(const State& s) {
   const int n = static_cast<int>(s.runners.size());
   const auto seat_ok = [n](int i) { return i >= 0 && i < n; };
   if (n > 5) return "at most 4 runners and the Client";
+  if (n == 0 && s.phase != Phase::Setup) return "runners in a game under way (the list is empty)";
   if (n > 0 && (!seat_ok(s.starting) || !seat_ok(s.current))) {
     return "the starting and current runners must be seats";
+  }
+  if (n == 0 && (s.starting != 0 || s.current != 0)) {
+    return "the starting and current runners 0 while there are no runners";
   }
   for (const Runner& r : s.runners) {
     if (r.hp < 0 || r.max_hp < 0 || r.hp > r.max_hp) {

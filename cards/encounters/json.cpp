@@ -168,7 +168,9 @@ std::optional<std::string> invalid_state(const State& s) {
   const int n = static_cast<int>(s.players.size());
   const auto player_ref_ok = [n](int i) { return i == -1 || (i >= 0 && i < n); };
   if (n > 8) return "at most 8 players";
+  if (n == 0 && s.phase != Phase::Setup) return "players in a game under way (the list is empty)";
   if (n > 0 && (s.active < 0 || s.active >= n)) return "the active player must be a seat";
+  if (n == 0 && s.active != 0) return "the active player 0 while there are no players";
   if (!player_ref_ok(s.winner) || !player_ref_ok(s.megacorp_used_against_active) ||
       !player_ref_ok(s.run.origin)) {
     return "player references must be seats (or -1)";

@@ -89,10 +89,7 @@ Deck parse_deck(const std::string& text, const std::string& file) {
 }
 
 Deck load_deck(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", "a readable file (it could not be opened)"});
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parse_deck(text, path);
+  return parse_deck(read_text_file(path, "a readable deck file"), path);
 }
 
 double p_none_in_hand(int deck, int marked, int hand) {

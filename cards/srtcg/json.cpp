@@ -346,7 +346,9 @@ void state_from(const json& nlohmann_json_j, State& nlohmann_json_t) {
 std::optional<std::string> invalid_state(const State& s) {
   const int n = static_cast<int>(s.players.size());
   if (n > 8) return "at most 8 players";
+  if (n == 0 && s.phase != Phase::Setup) return "players in a game under way (the list is empty)";
   if (n > 0 && (s.active < 0 || s.active >= n)) return "the active player must be a seat";
+  if (n == 0 && s.active != 0) return "the active player 0 while there are no players";
   if (s.winner < -1 || s.winner >= n) return "the winner must be a seat (or -1)";
   if (s.settings.goal < 1) return "the Reputation goal is at least 1";
   if (s.turn < 0) return "turns cannot be negative";

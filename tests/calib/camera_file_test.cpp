@@ -6,6 +6,7 @@
 
 #include "calib/camera_file.hpp"
 #include "calib/synthetic.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "fixtures.hpp"
 #include "temp_dir.hpp"
@@ -166,6 +167,59 @@ TEST(CameraFile, OverwriteReplacesTheWholeFile) {
   write_camera_file(dir.file("cam.yml"), f);
   EXPECT_FALSE(read_camera_file(dir.file("cam.yml")).table);
   EXPECT_EQ(dir.count(), 1);
+}
+
+// Issue #17: a full disk used to leave a 0-byte or 4096-byte file and lose the old calibration.
+TEST(CameraFile, FullDiskKeepsThePreviousCalibration) {
+  testing::TempDir dir;
+  write_camera_file(dir.file("cam.yml"), sample_file());
+  std::ifstream in(dir.file("cam.yml"), std::ios::binary);
+  const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (long long budget : {0LL, 100LL, 1000LL}) {
+    set_write_budget(budget);
+    CameraFile f = sample_file();
+    f.table.reset();
+    EXPECT_THROW(write_camera_file(dir.file("cam.yml"), f), DataException) << budget;
+    set_write_budget(std::nullopt);
+    std::ifstream again(dir.file("cam.yml"), std::ios::binary);
+    const std::string after((std::istreambuf_iterator<char>(again)),
+                            std::istreambuf_iterator<char>());
+    EXPECT_EQ(after, before) << budget;
+    EXPECT_TRUE(read_camera_file(dir.file("cam.yml")).table) << budget;
+    EXPECT_EQ(dir.count(), 1) << budget;
+  }
+}
+
+// Issue #17: `table_width_in: 1e9` made `track --calib` hang; a key given twice was accepted.
+TEST(CameraFile, OutOfRangeTableAndDuplicateKeysAreRefused) {
+  testing::TempDir dir;
+  write_camera_file(dir.file("cam.yml"), sample_file());
+  std::ifstream in(dir.file("cam.yml"), std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return t.replace(at, from.size(), to);
+  };
+  for (const char* width : {"1e9", "1e7", "0.5", "-3"}) {
+    try {
+      (void)parse_camera_file(
+          replaced("table_width_in: 60.", std::string("table_width_in: ") + width + "\n#"),
+          "cam.yml");
+      ADD_FAILURE() << width << " accepted";
+    } catch (const DataException& e) {
+      EXPECT_EQ(e.error().field, "table_width_in") << e.what();
+      EXPECT_NE(std::string(e.what()).find("from 1 to 1000"), std::string::npos) << e.what();
+    }
+  }
+  try {
+    (void)parse_camera_file(text + "image_width: 640\n", "cam.yml");
+    ADD_FAILURE() << "a duplicate key was accepted";
+  } catch (const DataException& e) {
+    EXPECT_EQ(e.error().field, "image_width") << e.what();
+    EXPECT_NE(std::string(e.what()).find("twice"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

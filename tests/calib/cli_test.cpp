@@ -145,6 +145,31 @@ TEST(Cli, TableRegistrationAndMapping) {
   EXPECT_NEAR(mj[0].at("in")[1].get<double>(), 45, 0.05);
 }
 
+// Issue #17: a wrong marker size gave 20 px RMS, exit 0 and no word of it.
+TEST(Cli, WrongMarkerSizeWarns) {
+  testing::TempDir dir;
+  CameraFile file;
+  file.intrinsics = testing::table_webcam();
+  file.rms_px = 0.3;
+  write_camera_file(dir.file("cam.yml"), file);
+  const SyntheticCamera& synth = testing::table_webcam_renderer();
+  cv::Mat canvas = synth.canvas(cv::Scalar(60));
+  synth.draw_plane(canvas, table_texture({60, 60}, testing::corner_markers()),
+                   testing::table_camera_pose());
+  cv::imwrite(dir.file("table.png"), synth.finish(canvas, {0.5, 2.0, 8}));
+  const std::string base = "calibrate table --camera-file " + dir.file("cam.yml") + " --image " +
+                           dir.file("table.png") + " --marker-inset 1.5in --json --marker-size ";
+  const CliRun right = duels(base + "5in");
+  ASSERT_EQ(right.exit_code, 0) << right.out;
+  EXPECT_TRUE(nlohmann::json::parse(right.out).at("warnings").empty()) << right.out;
+  const CliRun wrong = duels(base + "3in");
+  ASSERT_EQ(wrong.exit_code, 0) << wrong.out;
+  const auto j = nlohmann::json::parse(wrong.out);
+  EXPECT_GT(j.at("rms_px").get<double>(), 2.0) << wrong.out;
+  ASSERT_EQ(j.at("warnings").size(), 1U) << wrong.out;
+  EXPECT_NE(j.at("warnings")[0].get<std::string>().find("marker size"), std::string::npos);
+}
+
 TEST(Cli, PrintWritesTrueScaleFiles) {
   testing::TempDir dir;
   const CliRun b =

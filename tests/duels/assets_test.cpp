@@ -117,5 +117,21 @@ TEST(Assets, ValidFigureParses) {
   EXPECT_DOUBLE_EQ(f.base_height_in, 0.75);
 }
 
+// Issue #17: a teams file repeating a team name silently replaced the first team.
+TEST(Assets, RepeatedTeamNameIsRefused) {
+  AssetLibrary lib;
+  LoadReport report;
+  load_asset_text(kFigure, "ok.yaml", lib, report);
+  ASSERT_TRUE(report.ok());
+  load_asset_text("schema_version: 1\nteams:\n  - name: Crew\n    members: [{figure: T}]\n",
+                  "a.yaml", lib, report);
+  ASSERT_TRUE(report.ok()) << report.errors.front().message();
+  load_asset_text("schema_version: 1\nteams:\n  - name: Crew\n    members: [{figure: T}]\n",
+                  "b.yaml", lib, report);
+  ASSERT_EQ(report.errors.size(), 1U);
+  EXPECT_NE(report.errors[0].message().find("b.yaml:3: teams[0].name"), std::string::npos)
+      << report.errors[0].message();
+}
+
 }  // namespace
 }  // namespace duels

@@ -24,6 +24,7 @@ std::string temp_path(const std::string& name) {
   const fs::path p = dir / name;
   fs::remove(p);
   fs::remove(p.string() + ".damaged");
+  fs::remove(p.string() + ".torn");
   return p.string();
 }
 
@@ -75,13 +76,15 @@ TEST(Journal, ReopenRebuildsTheSameState) {
 TEST(Journal, UndoAndRedoAreEntriesAndReplay) {
   const auto path = temp_path("undo.jsonl");
   const auto hashes = play_into(path, 20);
-  DuelsMatch m = DuelsMatch::resume(path);
-  EXPECT_EQ(state_hash(m.state()), hashes[20]);
-  EXPECT_FALSE(m.undo());
-  EXPECT_FALSE(m.undo());
-  EXPECT_EQ(state_hash(m.state()), hashes[18]);
-  EXPECT_FALSE(m.redo());
-  EXPECT_EQ(state_hash(m.state()), hashes[19]);
+  {
+    DuelsMatch m = DuelsMatch::resume(path);  // closed (its one-writer lock let go) at the brace
+    EXPECT_EQ(state_hash(m.state()), hashes[20]);
+    EXPECT_FALSE(m.undo());
+    EXPECT_FALSE(m.undo());
+    EXPECT_EQ(state_hash(m.state()), hashes[18]);
+    EXPECT_FALSE(m.redo());
+    EXPECT_EQ(state_hash(m.state()), hashes[19]);
+  }
   const JournalContents c = read_journal(path);
   EXPECT_EQ(c.entries.size(), 23U);  // nothing erased: 20 commands, 2 undos, 1 redo
   EXPECT_EQ(c.entries[20].type, "undo");
@@ -106,10 +109,10 @@ TEST(Journal, TornLastLineIsDroppedAndSaid) {
   ASSERT_EQ(c.warnings.size(), 1U);
   EXPECT_NE(c.warnings[0].find("cut off"), std::string::npos) << c.warnings[0];
   EXPECT_EQ(state_hash(replay(c).state), hashes[29]);
-  // Resuming repairs by writing a new file (the old one is kept as .damaged) and continues.
+  // Resuming cuts the torn line (its bytes kept in .torn first) and continues.
   DuelsMatch m = DuelsMatch::resume(path);
   EXPECT_TRUE(m.repaired());
-  EXPECT_TRUE(fs::exists(path + ".damaged"));
+  EXPECT_TRUE(fs::exists(path + ".torn"));
   AutoPlayer ai(3);
   ASSERT_TRUE(m.play(*ai.next(m.state())));
   const JournalContents after = read_journal(path);

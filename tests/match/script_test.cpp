@@ -104,6 +104,18 @@ TEST(Script, ErrorsSayWhatWasExpected) {
   EXPECT_NE(error_of(s, "damage toe").find("head, weapon or body"), std::string::npos);
 }
 
+// Issue #17: words after a complete command were ignored (`pass now please` passed).
+TEST(Script, ExtraWordsAreRefused) {
+  GameState s = fresh();
+  for (const char* line : {"pass now please", "place Razor 10 10 extra", "undo twice", "show me",
+                           "auto 3 more", "gear x y", "damage head now", "end Razor please"}) {
+    EXPECT_NE(error_of(s, line).find("unexpected"), std::string::npos) << line;
+  }
+  dice::Rng rng(1);
+  EXPECT_TRUE(parse_script_line(s, "place Razor 10 10", rng));
+  EXPECT_TRUE(parse_script_line(s, "pass  # a comment", rng));
+}
+
 TEST(Script, ConsoleActions) {
   GameState s = fresh();
   dice::Rng rng(1);

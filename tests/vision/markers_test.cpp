@@ -67,6 +67,22 @@ TEST(BaseMapFile, ParsesAndReportsErrorsWithLines) {
   EXPECT_THROW(load_base_map("/nonexistent/map.yaml"), DataException);
 }
 
+// Issue #17: a base on marker 0 (a table corner) was silently never tracked.
+TEST(BaseMapFile, TableCornerMarkerIdsAreRefused) {
+  for (int id = 0; id < 4; ++id) {
+    try {
+      parse_base_map("schema_version: 1\nbases:\n  - {marker: " + std::to_string(id) +
+                         ", figure: A, diameter: 2, marker_side: 1, marker_height: 0.75}\n",
+                     "map.yaml");
+      ADD_FAILURE() << "marker " << id << " accepted";
+    } catch (const DataException& e) {
+      EXPECT_NE(std::string(e.what()).find("map.yaml:3: bases[0].marker"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("corner"), std::string::npos) << e.what();
+    }
+  }
+}
+
 SceneSpec one_base_scene(double angle_deg, cv::Point2d offset) {
   SceneSpec s;
   s.camera = calib::example_webcam_1080p();
