@@ -179,7 +179,7 @@ void add_match(CLI::App& root) {
                   "scene file: the table's size and the terrain players place by name (e.g. "
                   "assets/scenes/demo_table.yaml); default a bare 60\" x 60\" table");
     c->callback([o] {
-      const AssetLibrary lib = load_asset_library(assets_dir());
+      const AssetLibrary lib = load_library();
       if (o->teams.empty() == o->figures.empty())
         throw UsageError("give either --teams or --figures");
       MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")
@@ -368,7 +368,7 @@ void add_match(CLI::App& root) {
         if (match->seed() != o->seed)
           throw UsageError(fmt::format("{} was started with seed {}", o->journal, match->seed()));
       } else {
-        const AssetLibrary lib = load_asset_library(assets_dir());
+        const AssetLibrary lib = load_library();
         if (o->teams.empty() == o->figures.empty())
           throw UsageError("give either --teams or --figures");
         MatchSetup setup = o->teams.empty() ? setup_from_loadouts(lib, o->figures, "--figures")

@@ -177,7 +177,7 @@ void add_advise(CLI::App& root) {
   cmd->add_option("--top", o->top, "how many options to print")->check(CLI::Range(1, 1000));
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->callback([o] {
-    const AssetLibrary lib = load_asset_library(assets_dir());
+    const AssetLibrary lib = load_library();
     const FigureDef* a = lib.find_figure(o->attacker);
     const FigureDef* t = lib.find_figure(o->target);
     if (a == nullptr)
