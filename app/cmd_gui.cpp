@@ -16,6 +16,7 @@
 #include "dice/roller.hpp"
 #include "duels/assets.hpp"
 #include "duels/scene.hpp"
+#include "duels/table_rules.hpp"
 #include "overlay/gui.hpp"
 
 namespace duels::app {
@@ -198,7 +199,10 @@ void add_gui(CLI::App& root) {
               : setup_from_teams(lib, o->teams.empty()
                                           ? std::vector<std::string>{"Street Team", "Arcane Team"}
                                           : o->teams);
-      if (scene) overlay::apply_scene_positions(setup, *scene);
+      if (scene) {
+        overlay::apply_scene_positions(setup, *scene);
+        setup.table = table_from_scene(*scene);  // its size and terrain, placed by name
+      }
       g.new_match = std::move(setup);
       g.new_journal = o->journal;
       g.seed = o->seed;

@@ -13,7 +13,9 @@
 #include "dice/roller.hpp"
 #include "duels/autoplay.hpp"
 #include "duels/loadout.hpp"
+#include "duels/scene.hpp"
 #include "duels/serialize.hpp"
+#include "duels/table_rules.hpp"
 #include "match/crossfire_session.hpp"
 #include "match/duels_match.hpp"
 #include "match/encounters_session.hpp"
@@ -83,7 +85,18 @@ match::RepairResult repair_any_journal(const std::string& path) {
 }
 
 void print_state(const GameState& s, std::ostream& out) {
-  out << fmt::format("Round {} · {}\n", s.round, phase_name(s.phase));
+  out << fmt::format("Round {} · {}", s.round, phase_name(s.phase));
+  if (s.table.measured) {
+    out << fmt::format(" · table {:g}\" × {:g}\"", s.table.bounds.width_in,
+                       s.table.bounds.depth_in);
+  }
+  out << "\n";
+  for (const auto& t : s.terrain) {
+    out << fmt::format("  terrain {} ({})\n", t.id,
+                       t.shape ? describe_shape(*t.shape) : std::string("no shape"));
+  }
+  for (const auto& n : table_notes(s))
+    out << "  note: " << n << "\n";
   for (std::size_t t = 0; t < s.teams.size(); ++t) {
     out << fmt::format("  {} ({} points{}){}\n", s.teams[t].name,
                        s.team_points(static_cast<TeamId>(t)), s.teams[t].lost ? ", lost" : "",
@@ -97,10 +110,12 @@ void print_state(const GameState& s, std::ostream& out) {
       std::vector<dice::Die> base;
       for (DieId id : fs.dice_in(DieZone::Base))
         base.push_back(fs.dice[static_cast<std::size_t>(id)].die);
-      out << fmt::format("    {:<10} Head {} / Weapon {} / Body {}  holes {}  base: {}\n",
-                         fs.def.name, fs.value(DialKind::Head), fs.value(DialKind::Weapon),
-                         fs.value(DialKind::Body), fs.bullet_holes(),
-                         base.empty() ? std::string("-") : dice::to_notation(base));
+      out << fmt::format(
+          "    {:<10} Head {} / Weapon {} / Body {}  holes {}  base: {}{}\n", fs.def.name,
+          fs.value(DialKind::Head), fs.value(DialKind::Weapon), fs.value(DialKind::Body),
+          fs.bullet_holes(), base.empty() ? std::string("-") : dice::to_notation(base),
+          fs.position ? fmt::format("  at ({:.1f}, {:.1f})", fs.position->x, fs.position->y)
+                      : std::string());
     }
   }
   out << "> " << prompt(s) << "\n";
@@ -181,7 +196,7 @@ void add_match(CLI::App& root) {
     struct Opts {
       std::vector<std::string> teams, figures;
       std::optional<std::uint64_t> seed;
-      std::string journal;
+      std::string journal, scene;
     };
     auto o = std::make_shared<Opts>();
     auto* c = m->add_subcommand("new", "Start a match journal");
@@ -190,8 +205,12 @@ void add_match(CLI::App& root) {
     c->add_option("--figures", o->figures, kFiguresHelp)->delimiter(',');
     c->add_option("--seed", o->seed, "seed for virtual rolls");
     c->add_option("--journal", o->journal, "journal file (default: in the data folder)");
+    c->add_option("--scene", o->scene,
+                  "scene file: the table's size and the terrain players place by name (e.g. "
+                  "assets/scenes/demo_table.yaml); default a bare 60\" x 60\" table");
     c->callback([o] {
-      const MatchSetup setup = setup_from_flags(o->teams, o->figures);
+      MatchSetup setup = setup_from_flags(o->teams, o->figures);
+      setup.table = table_of(load_library(), o->scene);
       const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
       const std::string path = o->journal.empty() ? default_journal_path(seed) : o->journal;
       if (fs::exists(path))
@@ -293,6 +312,7 @@ void add_match(CLI::App& root) {
                            {"seed", r.seed},
                            {"journal_lines", contents.entry_lines}};
         if (r.error) out["error"] = r.error->message();
+        out["notes"] = table_notes(r.state);
         std::cout << out.dump() << "\n";
         return;
       }
@@ -375,7 +395,7 @@ void add_match(CLI::App& root) {
     struct Opts {
       std::vector<std::string> figures, teams;
       std::uint64_t seed = 1;
-      std::string journal;
+      std::string journal, scene;
       int max_commands = 1000000;
       bool quiet = false;
     };
@@ -388,6 +408,7 @@ void add_match(CLI::App& root) {
     c->add_option("--seed", o->seed, "seed: the same seed plays the same match")->required();
     c->add_option("--journal", o->journal, "journal file")->required();
     c->add_option("--max-commands", o->max_commands, "stop after this many commands");
+    c->add_option("--scene", o->scene, "scene file: table size and terrain catalogue");
     c->add_flag("--quiet", o->quiet, "print only the result");
     c->callback([o] {
       std::optional<DuelsMatch> match;
@@ -396,8 +417,9 @@ void add_match(CLI::App& root) {
         if (match->seed() != o->seed)
           throw UsageError(fmt::format("{} was started with seed {}", o->journal, match->seed()));
       } else {
-        match.emplace(
-            DuelsMatch::create(o->journal, setup_from_flags(o->teams, o->figures), o->seed));
+        MatchSetup setup = setup_from_flags(o->teams, o->figures);
+        setup.table = table_of(load_library(), o->scene);
+        match.emplace(DuelsMatch::create(o->journal, setup, o->seed));
       }
       AutoPlayer ai(o->seed);
       ai.set_step(match->history().steps.size());

@@ -8,6 +8,7 @@
 #include "duels/engine.hpp"
 #include "duels/geometry.hpp"
 #include "duels/odds.hpp"
+#include "duels/table_rules.hpp"
 
 namespace duels {
 
@@ -170,6 +171,88 @@ DialKind pick_dial(const FigureState& f, int clicks, bool hurt_most) {
   return best;
 }
 
+// A legal set-up spot for a figure, the nearest to `want` on a 1" grid (nullopt when none).
+std::optional<Point> legal_spot_near(const GameState& s, FigureId f, Point want) {
+  std::optional<Point> best;
+  double best_d = 0;
+  const auto& t = s.table.bounds;
+  for (double x = 0.5; x < t.width_in; x += 1.0) {
+    for (double y = 0.5; y < t.depth_in; y += 1.0) {
+      const double d = std::hypot(x - want.x, y - want.y);
+      if (best && d >= best_d) continue;
+      if (!check_placement(s, f, Point{x, y})) {
+        best = Point{x, y};
+        best_d = d;
+      }
+    }
+  }
+  return best;
+}
+
+// The move on a measured table: along the shortest legal path towards a spot half an inch from
+// the target's base, as far as the allowance goes, ending where the base may stand.
+Command close_in(const GameState& s, FigureId me, FigureId target, const Measurement& m,
+                 dice::Roller& roller) {
+  const auto& f = fig(s, me);
+  const Disc disc = base_disc(f);
+  const Disc goal_disc = base_disc(fig(s, target));
+  const MoveField field(disc, move_obstacles_of(s, me));
+  // The reachable spot next to the target with the shortest way there.
+  const double ring = goal_disc.radius_in + disc.radius_in + 0.5;
+  std::optional<Vec2> goal;
+  double goal_len = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 24; ++k) {
+    const double a = 2 * std::numbers::pi * k / 24;
+    const Vec2 p = goal_disc.centre + Vec2{std::cos(a), std::sin(a)} * ring;
+    if (!field.legal_end(p)) continue;
+    const double len = field.distance_to(p);
+    if (len < goal_len) {
+      goal_len = len;
+      goal = p;
+    }
+  }
+  const Point here = *f.position;
+  if (!goal) return Move{me, {}, std::nullopt, here};  // boxed in: stay
+  std::vector<DieRoll> rolls;
+  int sum = 0;
+  if (goal_len > f.value(DialKind::Head) + 0.5 || m.gap_in > f.value(DialKind::Head) + 0.5) {
+    for (DieId id : f.dice_in(DieZone::Base)) {
+      if (f.dice[static_cast<std::size_t>(id)].die.colour == Colour::White) {
+        const auto r = roller.roll(f.dice[static_cast<std::size_t>(id)].die);
+        rolls.push_back({id, r.face});
+        sum += r.value();
+        break;  // keep a white die for dodging
+      }
+    }
+  }
+  const double allowance = f.value(DialKind::Head) + sum;
+  const PathResult path = field.path_to(*goal);
+  if (!path.found) return Move{me, rolls, std::nullopt, here};
+  const std::vector<Vec2> line = path.polyline(0.001);
+  if (line.empty()) return Move{me, rolls, std::nullopt, here};
+  // Walk `length` along the path's corners.
+  auto point_at = [&](double length) {
+    Vec2 p = line.front();
+    for (std::size_t i = 1; i < line.size(); ++i) {
+      const double seg = norm(line[i] - line[i - 1]);
+      if (length <= seg)
+        return seg > 0 ? line[i - 1] + (line[i] - line[i - 1]) * (length / seg) : p;
+      length -= seg;
+      p = line[i];
+    }
+    return p;
+  };
+  for (double back = 0; back <= allowance + 0.05; back += 0.05) {
+    const double along = std::min(allowance, path.length_in) - back;
+    if (along < 0) break;
+    const Vec2 p = point_at(along);
+    if (field.end_clearance_in(p) < 1e-6) continue;
+    if (field.distance_below(p, allowance) <= allowance - 1e-6)
+      return Move{me, rolls, std::nullopt, Point{p.x, p.y}};
+  }
+  return Move{me, rolls, std::nullopt, here};
+}
+
 }  // namespace
 
 double OddsCache::expected_clicks(const OddsQuery& q) {
@@ -249,6 +332,15 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
       return c;
     }
     case Phase::PlaceTerrain:
+      // The table's catalogue pieces, in catalogue order, while they fit.
+      if (s.table.measured && s.table.catalogue) {
+        for (const auto& piece : *s.table.catalogue) {
+          const bool down = std::any_of(s.terrain.begin(), s.terrain.end(),
+                                        [&](const TerrainPiece& t) { return t.id == piece.id; });
+          if (!down && !check_terrain_shape(s, piece.id, piece.shape))
+            return PlaceTerrain{s.placing, piece.id, piece.shape};
+        }
+      }
       return PassTerrain{s.placing};
     case Phase::PlaceFigures: {
       // Teams around a circle on a 60" table, far enough apart for the 48" rule.
@@ -262,8 +354,14 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
       for (FigureId f = 0; f < static_cast<FigureId>(s.figures.size()); ++f) {
         if (fig(s, f).team == s.placing && !fig(s, f).position) {
           const double side = (index % 2 == 0 ? 1 : -1) * 3.0 * ((index + 1) / 2);
-          return PlaceFigure{f, Point{30 + radius * std::cos(angle) - side * std::sin(angle),
-                                      30 + radius * std::sin(angle) + side * std::cos(angle)}};
+          const double cx = s.table.measured ? s.table.bounds.width_in / 2 : 30;
+          const double cy = s.table.measured ? s.table.bounds.depth_in / 2 : 30;
+          const Point want{cx + radius * std::cos(angle) - side * std::sin(angle),
+                           cy + radius * std::sin(angle) + side * std::cos(angle)};
+          if (s.table.measured && check_placement(s, f, want)) {
+            if (auto spot = legal_spot_near(s, f, want)) return PlaceFigure{f, *spot};
+          }
+          return PlaceFigure{f, want};
         }
       }
       return std::nullopt;
@@ -315,7 +413,7 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
   std::optional<FigureId> target;
   Measurement m;
   for (FigureId e : enemies) {
-    const Measurement em = open_table_measurement(s, me, e);
+    const Measurement em = measure_from_positions(s, me, e);
     if (!target) {
       target = e;  // the one to close in on when nothing can be attacked
       m = em;
@@ -324,6 +422,7 @@ std::optional<Command> AutoPlayer::decide(const GameState& s) {
       if (auto dice = best_attack(s, me, e, em, *cache_)) return DeclareAttack{me, e, em, *dice};
     }
   }
+  if (!f.moved && s.table.measured) return close_in(s, me, *target, m, roller_);
   if (!f.moved) {
     // Close in, stopping half an inch short of the target's base; roll the white dice when far.
     std::vector<DieRoll> rolls;

@@ -17,10 +17,12 @@ namespace duels {
 struct RollForAlpha {
   std::map<TeamId, std::array<int, 2>> rolls;
 };
-/// Set-up 3: the placing team puts down a terrain piece…
+/// Set-up 3: the placing team puts down a terrain piece: its shape, or (none given) the table
+/// catalogue's piece of that name…
 struct PlaceTerrain {
   TeamId team = 0;
   std::string id;
+  std::optional<Shape> shape;
 };
 /// …or declines to place any more.
 struct PassTerrain {
@@ -42,12 +44,14 @@ struct DieRoll {
   int face = 1;
   friend bool operator==(const DieRoll&, const DieRoll&) = default;
 };
-/// The move action: optional movement dice with their results, and the measured path length.
+/// The move action: optional movement dice with their results, and where the base ends. The
+/// table measures the shortest legal path there; a distance the player typed must agree with it
+/// (in a match from before format 2 the typed distance was all there was).
 struct Move {
   FigureId figure = 0;
   std::vector<DieRoll> rolls;
-  double distance_in = 0;
-  std::optional<Point> to;  ///< where the base ends, when positions are tracked
+  std::optional<double> distance_in;
+  std::optional<Point> to;
 };
 /// The measurement behind an attack (step A): edge-to-edge gap and attacker chord along the
 /// line of fire, and whether any clear line exists. Comes from the table geometry or a tape.
@@ -56,6 +60,9 @@ struct Measurement {
   double chord_in = 0;
   bool line_of_fire = true;
   std::vector<std::string> blockers;  ///< what blocks the line, when it is blocked
+  /// Gap and chord measured by hand: the tape is read at them, while the line of fire still
+  /// comes from the positions.
+  bool manual = false;
 };
 /// Steps A–B: attack a target with dice from the base.
 struct DeclareAttack {
@@ -63,6 +70,9 @@ struct DeclareAttack {
   FigureId target = 0;
   Measurement measurement;
   std::vector<DieId> dice;
+  /// Beside a manual measurement: what the positions said when it was typed (for the journal;
+  /// the engine measures again).
+  std::optional<Measurement> from_positions;
 };
 /// Step C: the defender's dodge dice (empty: no dodge).
 struct ChooseDodge {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "dice/notation.hpp"
+#include "duels/table_rules.hpp"
 
 namespace duels {
 
@@ -466,11 +467,50 @@ Result do_cmd(GameState& s, const PlaceTerrain& c) {
       return reject(RejectCode::Other, fmt::format("terrain '{}' is already placed", c.id));
   }
   auto& team = s.teams[static_cast<std::size_t>(c.team)];
-  s.terrain.push_back({c.id, c.team});
+  std::vector<Event> ev;
+  if (s.table.measured) {
+    // The piece's shape: typed with the command, or the table's catalogue piece of that name.
+    std::optional<Shape> shape = c.shape;
+    std::string id = c.id;
+    if (!shape) {
+      const Obstacle* piece = catalogue_piece(s, c.id);
+      if (piece == nullptr) {
+        std::string known;
+        if (s.table.catalogue) {
+          for (const auto& o : *s.table.catalogue) {
+            const bool down = std::any_of(s.terrain.begin(), s.terrain.end(),
+                                          [&](const TerrainPiece& t) { return t.id == o.id; });
+            if (!down) known += (known.empty() ? "" : ", ") + o.id;
+          }
+        }
+        return reject(
+            RejectCode::Other,
+            fmt::format("the table has no terrain called '{}'{}; give its shape: "
+                        "terrain {} rect X Y WIDTH DEPTH [ANGLE] | circle X Y R | "
+                        "polygon X1 Y1 X2 Y2 X3 Y3 …",
+                        c.id,
+                        known.empty() ? std::string() : fmt::format(" (still to place: {})", known),
+                        c.id));
+      }
+      shape = piece->shape;
+      id = piece->id;
+    }
+    for (const auto& p : s.terrain) {
+      if (p.id == id)
+        return reject(RejectCode::Other, fmt::format("terrain '{}' is already placed", id));
+    }
+    if (auto r = check_terrain_shape(s, id, *shape)) return *r;
+    s.terrain.push_back({id, c.team, shape});
+    ev.push_back({"terrain",
+                  fmt::format("{} places the {} ({}).", team.name, id, describe_shape(*shape)),
+                  std::nullopt});
+  } else {
+    s.terrain.push_back({c.id, c.team, std::nullopt});
+    ev.push_back(
+        {"terrain", fmt::format("{} places terrain '{}'.", team.name, c.id), std::nullopt});
+  }
   team.terrain_placed++;
   team.terrain_done = team.terrain_placed >= 2;
-  std::vector<Event> ev{
-      {"terrain", fmt::format("{} places terrain '{}'.", team.name, c.id), std::nullopt}};
   after_terrain(s, c.team, ev);
   return ev;
 }
@@ -498,6 +538,9 @@ Result do_cmd(GameState& s, const PlaceFigure& c) {
   if (auto r = check_placing_team(s, Phase::PlaceFigures, f.team)) return *r;
   if (f.position)
     return reject(RejectCode::Other, fmt::format("{} is already on the table", f.def.name));
+  if (s.table.measured) {
+    if (auto r = check_placement(s, c.figure, c.at)) return *r;
+  }
   for (const auto& o : s.figures) {
     if (!o.position || &o == &f) continue;
     const double gap = gap_between(f, c.at, o);
@@ -578,29 +621,67 @@ Result do_cmd(GameState& s, const Move& c) {
       return *r;
   }
   if (auto r = check_faces(f, ids, faces, "movement")) return *r;
-  if (c.distance_in < 0) return reject(RejectCode::TooFar, "a move can't have a negative length");
+  if (c.distance_in && *c.distance_in < 0)
+    return reject(RejectCode::TooFar, "a move can't have a negative length");
   const auto rolls = rolls_of(f, ids, faces);
   int sum = 0;
   for (const auto& r : rolls)
     sum += r.value();
   const int allowance = f.value(DialKind::Head) + sum;
-  if (c.distance_in > allowance + 1e-9) {
-    return reject(RejectCode::TooFar,
-                  fmt::format("{} can move {}\" (Head {}{}), not {}", f.def.name, allowance,
-                              f.value(DialKind::Head),
-                              rolls.empty() ? std::string() : fmt::format(" + {} rolled", sum),
-                              inches(c.distance_in)));
+  const std::string rolled =
+      rolls.empty() ? std::string() : fmt::format(" (rolled {})", dice::to_notation(rolls));
+  std::vector<Event> ev;
+  if (s.table.measured) {
+    // The table decides: the shortest legal path to where the base ends (spec §3 Movement).
+    if (!c.to) {
+      return reject(
+          RejectCode::Other,
+          fmt::format("say where {} ends its move: move {} to X Y (the path is "
+                      "measured from where it stands, {})",
+                      f.def.name, f.def.name,
+                      f.position ? fmt::format("({:.1f}, {:.1f})", f.position->x, f.position->y)
+                                 : std::string("off the table")));
+    }
+    const MoveCheck m = check_move(s, c.figure, *c.to, allowance);
+    if (!m.ok) return reject(m.code, m.reason);
+    if (c.distance_in && std::abs(*c.distance_in - m.length_in) > kTypedDistanceToleranceIn) {
+      return reject(
+          RejectCode::BadResult,
+          fmt::format("{} was measured as {:.1f}\", but the shortest legal path to "
+                      "({:.1f}, {:.1f}) is {:.1f}\"{}; leave the distance out and the "
+                      "table measures it",
+                      f.def.name, *c.distance_in, c.to->x, c.to->y, m.length_in,
+                      m.detour.empty() ? std::string() : " (round the " + m.detour.front() + ")"));
+    }
+    std::string how;
+    if (!m.detour.empty()) {
+      how = " round ";
+      for (std::size_t i = 0; i < m.detour.size(); ++i)
+        how += (i == 0 ? "" : i + 1 == m.detour.size() ? " and " : ", ") + m.detour[i];
+    }
+    ev.push_back({"move",
+                  fmt::format("{} moves {}{} to ({:.1f}, {:.1f}), of its {}\"{}.", f.def.name,
+                              inches(m.length_in), how, c.to->x, c.to->y, allowance, rolled),
+                  c.figure});
+  } else {
+    // A journal from before format 2: the typed distance, as it was played.
+    const double distance = c.distance_in.value_or(0);
+    if (distance > allowance + 1e-9) {
+      return reject(RejectCode::TooFar,
+                    fmt::format("{} can move {}\" (Head {}{}), not {}", f.def.name, allowance,
+                                f.value(DialKind::Head),
+                                rolls.empty() ? std::string() : fmt::format(" + {} rolled", sum),
+                                inches(distance)));
+    }
+    ev.push_back(
+        {"move",
+         fmt::format("{} moves {} of its {}\"{}.", f.def.name, inches(distance), allowance, rolled),
+         c.figure});
   }
   to_cup(f, ids);
   f.moved = true;
   if (c.to) f.position = c.to;
   s.active_figure = c.figure;
-  std::vector<Event> ev{
-      {"move",
-       fmt::format(
-           "{} moves {} of its {}\"{}.", f.def.name, inches(c.distance_in), allowance,
-           rolls.empty() ? std::string() : fmt::format(" (rolled {})", dice::to_notation(rolls))),
-       c.figure}};
   maybe_auto_end(s, c.figure, ev);
   return ev;
 }
@@ -619,7 +700,47 @@ Result do_cmd(GameState& s, const DeclareAttack& c) {
   if (t.team == a.team)
     return reject(RejectCode::BadTarget,
                   fmt::format("{} is on {}'s own team", t.def.name, a.def.name));
-  const Measurement& m = c.measurement;
+  Measurement m = c.measurement;
+  std::optional<Measurement> positions;
+  if (s.table.measured) {
+    // The positions decide the line of fire; a hand-measured gap and chord (manual) may stand
+    // in for the ones along the witness line.
+    if (!a.position || !t.position) {
+      return reject(RejectCode::Other,
+                    fmt::format("{} is not on the table", a.position ? t.def.name : a.def.name));
+    }
+    positions = measure_from_positions(s, c.attacker, c.target);
+    if (!c.measurement.line_of_fire && positions->line_of_fire) {
+      return reject(RejectCode::Other,
+                    fmt::format("nothing blocks {}'s line of fire to {}{}: a clear line passes at "
+                                "{} (drop 'blocked')",
+                                a.def.name, t.def.name,
+                                c.measurement.blockers.empty()
+                                    ? std::string()
+                                    : " (not " + c.measurement.blockers.front() + ")",
+                                inches(positions->gap_in)));
+    }
+    if (!positions->line_of_fire) {
+      for (const auto& b : c.measurement.blockers) {
+        if (std::find(positions->blockers.begin(), positions->blockers.end(), b) ==
+            positions->blockers.end()) {
+          std::string real;
+          for (const auto& r : positions->blockers)
+            real += (real.empty() ? "" : ", ") + r;
+          return reject(RejectCode::NoLineOfFire,
+                        fmt::format("{} has no line of fire to {}, but '{}' is not what blocks "
+                                    "it: blocked by {}",
+                                    a.def.name, t.def.name, b, real));
+        }
+      }
+    }
+    if (c.measurement.manual) {
+      m.line_of_fire = positions->line_of_fire;
+      m.blockers = positions->blockers;
+    } else {
+      m = *positions;
+    }
+  }
   if (!m.line_of_fire) {
     std::string by;
     for (const auto& b : m.blockers)
@@ -647,13 +768,22 @@ Result do_cmd(GameState& s, const DeclareAttack& c) {
   p.target = c.target;
   p.gap_in = m.gap_in;
   p.chord_in = m.chord_in;
+  p.manual = s.table.measured && c.measurement.manual;
+  if (positions) {
+    p.positions_gap_in = positions->gap_in;
+    p.positions_chord_in = positions->chord_in;
+  }
   p.attack_dice = c.dice;
   p.stage = AttackStage::Dodge;
   s.attack = p;
-  return std::vector<Event>{{"attack",
-                             fmt::format("{} attacks {} at {} with {}.", a.def.name, t.def.name,
-                                         inches(m.gap_in), dice::to_notation(dice_of(a, c.dice))),
-                             c.attacker}};
+  return std::vector<Event>{
+      {"attack",
+       fmt::format("{} attacks {} at {}{} with {}.", a.def.name, t.def.name, inches(m.gap_in),
+                   p.manual ? fmt::format(" (measured by hand; the positions say {})",
+                                          inches(p.positions_gap_in))
+                            : std::string(),
+                   dice::to_notation(dice_of(a, c.dice))),
+       c.attacker}};
 }
 
 std::optional<Rejection> check_stage(const GameState& s, AttackStage stage, std::string_view what) {
@@ -964,6 +1094,7 @@ Expected<GameState, Rejection> new_game(const MatchSetup& setup) {
   if (setup.teams.size() < 2) return reject(RejectCode::Other, "a match needs at least two teams");
   GameState s;
   s.options = setup.options;
+  s.table = setup.table;
   for (std::size_t t = 0; t < setup.teams.size(); ++t) {
     const auto& ts = setup.teams[t];
     if (ts.figures.empty())
@@ -1008,6 +1139,19 @@ Expected<GameState, Rejection> new_game(const MatchSetup& setup) {
       }
       f.position = fsu.position;
       s.figures.push_back(std::move(f));
+    }
+  }
+  if (s.table.measured) {
+    // Bases set up where they stand must stand on the table and not on each other.
+    for (FigureId f = 0; f < static_cast<FigureId>(s.figures.size()); ++f) {
+      if (!s.figures[static_cast<std::size_t>(f)].position) continue;
+      GameState probe = s;
+      const Point at = *probe.figures[static_cast<std::size_t>(f)].position;
+      probe.figures[static_cast<std::size_t>(f)].position.reset();
+      for (FigureId g = f + 1; g < static_cast<FigureId>(s.figures.size()); ++g)
+        probe.figures[static_cast<std::size_t>(g)].position.reset();
+      probe.options.enforce_placement_distance = false;
+      if (auto r = check_placement(probe, f, at)) return *r;
     }
   }
   for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t)
@@ -1234,6 +1378,21 @@ class Hasher {
     f64(p.x);
     f64(p.y);
   }
+  void add(const Shape& sh) {
+    i64(static_cast<int>(sh.kind));
+    if (sh.kind == Shape::Kind::Circle) {
+      f64(sh.circle.centre.x);
+      f64(sh.circle.centre.y);
+      f64(sh.circle.radius_in);
+    } else {
+      i64(static_cast<long long>(sh.polygon.size()));
+      for (const Vec2& v : sh.polygon) {
+        f64(v.x);
+        f64(v.y);
+      }
+    }
+  }
+  void shape(const std::optional<Shape>& sh) { opt(sh); }
   [[nodiscard]] std::uint64_t value() const { return h_; }
 
  private:
@@ -1275,6 +1434,19 @@ std::uint64_t state_hash(const GameState& s) {
   for (const auto& t : s.terrain) {
     h.str(t.id);
     h.i64(t.team);
+    if (s.table.measured) h.shape(t.shape);
+  }
+  if (s.table.measured) {
+    // Format 2 matches also hash their table; format 1 states hash exactly as they always did.
+    h.i64(2);
+    h.f64(s.table.bounds.width_in);
+    h.f64(s.table.bounds.depth_in);
+    if (s.table.catalogue) {
+      for (const auto& o : *s.table.catalogue) {
+        h.str(o.id);
+        h.shape(o.shape);
+      }
+    }
   }
   for (TeamId t : s.alpha_contenders)
     h.i64(t);
@@ -1299,6 +1471,11 @@ std::uint64_t state_hash(const GameState& s) {
     h.i64(p.result.hit);
     h.i64(p.gear_to_remove);
     h.i64(p.attacker_assigns);
+    if (s.table.measured) {
+      h.i64(p.manual);
+      h.f64(p.positions_gap_in);
+      h.f64(p.positions_chord_in);
+    }
   }
   for (const auto& c : s.countdowns) {
     h.i64(c.team);

@@ -31,6 +31,7 @@ struct TeamSetup {
 struct MatchSetup {
   std::vector<TeamSetup> teams;
   RuleOptions options;
+  TableState table;  ///< 60" × 60" with no terrain catalogue unless given
 };
 
 /// Set-up step 1: checks gear (≤ 12 points per figure), sets every dial to its green arrow and

@@ -79,12 +79,14 @@ struct Shape {
   static Shape make_polygon(std::vector<Vec2> corners);
   /// A rectangle `width_in` × `depth_in` centred on `centre`, turned `angle_deg` counter-clockwise.
   static Shape make_rect(Vec2 centre, double width_in, double depth_in, double angle_deg = 0);
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 /// Something that blocks lines of fire or movement: a base or a terrain piece, with its id.
 struct Obstacle {
   std::string id;
   Shape shape;
+  friend bool operator==(const Obstacle&, const Obstacle&) = default;
 };
 using Obstacles = std::vector<Obstacle>;
 
@@ -92,6 +94,7 @@ using Obstacles = std::vector<Obstacle>;
 struct TableBounds {
   double width_in = 60;
   double depth_in = 60;
+  friend bool operator==(const TableBounds&, const TableBounds&) = default;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -105,7 +105,54 @@ Point point_from(const json& v, const std::string& path) {
   return {x, y};
 }
 
+json measurement_json(const Measurement& m) {
+  return {{"gap_in", m.gap_in},
+          {"chord_in", m.chord_in},
+          {"line_of_fire", m.line_of_fire},
+          {"blockers", m.blockers}};
+}
+
 }  // namespace
+
+json shape_to_json(const Shape& shape) {
+  if (shape.kind == Shape::Kind::Circle) {
+    return {{"circle",
+             {{"x", shape.circle.centre.x},
+              {"y", shape.circle.centre.y},
+              {"r", shape.circle.radius_in}}}};
+  }
+  json pts = json::array();
+  for (const Vec2& v : shape.polygon)
+    pts.push_back(json::array({v.x, v.y}));
+  return {{"polygon", pts}};
+}
+
+Shape shape_from_json(const json& j, const std::string& path) {
+  if (!j.is_object()) bad(path, "a shape: {circle: {x, y, r}} or {polygon: [[x, y], …]}");
+  if (j.contains("circle")) {
+    const std::string cpath = sub(path, "circle");
+    const json& c = j["circle"];
+    const double x = number(c, "x", cpath, -1e6, 1e6);
+    const double y = number(c, "y", cpath, -1e6, 1e6);
+    const double r = number(c, "r", cpath, 1e-6, 1e3);
+    return Shape::make_circle({x, y}, r);
+  }
+  if (j.contains("polygon")) {
+    const json& a = array(j, "polygon", path);
+    if (a.size() < 3 || a.size() > 256) bad(sub(path, "polygon"), "3 to 256 corners");
+    std::vector<Vec2> pts;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const Point p = point_from(a[i], fmt::format("{}.polygon[{}]", path, i));
+      pts.push_back({p.x, p.y});
+    }
+    if (polygon_self_intersects(pts))
+      bad(sub(path, "polygon"), "an outline that does not cross itself");
+    Shape sh = Shape::make_polygon(std::move(pts));
+    if (!(area_in2(sh) > 1e-9)) bad(sub(path, "polygon"), "corners enclosing an area");
+    return sh;
+  }
+  bad(path, "a shape: {circle: {x, y, r}} or {polygon: [[x, y], …]}");
+}
 
 FigureDef figure_from_json(const json& j, const std::string& path) {
   FigureDef f;
@@ -183,11 +230,24 @@ json setup_to_json(const MatchSetup& setup) {
     }
     teams.push_back({{"name", t.name}, {"figures", figures}});
   }
-  return json{{"teams", teams},
-              {"options",
-               {{"wild_alone_attack_needs_range", setup.options.wild_alone_attack_needs_range},
-                {"enforce_placement_distance", setup.options.enforce_placement_distance},
-                {"placement_distance_in", setup.options.placement_distance_in}}}};
+  json out{{"teams", teams},
+           {"options",
+            {{"wild_alone_attack_needs_range", setup.options.wild_alone_attack_needs_range},
+             {"enforce_placement_distance", setup.options.enforce_placement_distance},
+             {"placement_distance_in", setup.options.placement_distance_in}}}};
+  if (setup.table.measured) {
+    // Format 2: the table and the terrain the players may put down by name. (A format 1
+    // set-up has no "table": its matches keep the typed distances.)
+    json catalogue = json::array();
+    if (setup.table.catalogue) {
+      for (const auto& o : *setup.table.catalogue)
+        catalogue.push_back({{"id", o.id}, {"shape", shape_to_json(o.shape)}});
+    }
+    out["table"] = {{"width", setup.table.bounds.width_in},
+                    {"depth", setup.table.bounds.depth_in},
+                    {"catalogue", catalogue}};
+  }
+  return out;
 }
 
 MatchSetup setup_from_json(const json& j) {
@@ -218,6 +278,23 @@ MatchSetup setup_from_json(const json& j) {
       boolean(o, "wild_alone_attack_needs_range", "setup.options");
   s.options.enforce_placement_distance = boolean(o, "enforce_placement_distance", "setup.options");
   s.options.placement_distance_in = number(o, "placement_distance_in", "setup.options", 0, 1000);
+  if (j.contains("table")) {
+    const json& t = j["table"];
+    s.table.measured = true;
+    s.table.bounds.width_in = number(t, "width", "setup.table", 1, 1000);
+    s.table.bounds.depth_in = number(t, "depth", "setup.table", 1, 1000);
+    const json& cat = array(t, "catalogue", "setup.table");
+    if (cat.size() > 256) bad("setup.table.catalogue", "at most 256 pieces");
+    auto pieces = std::make_shared<Obstacles>();
+    for (std::size_t i = 0; i < cat.size(); ++i) {
+      const std::string cpath = fmt::format("setup.table.catalogue[{}]", i);
+      pieces->push_back({text(cat[i], "id", cpath),
+                         shape_from_json(field(cat[i], "shape", cpath), cpath + ".shape")});
+    }
+    if (!pieces->empty()) s.table.catalogue = std::move(pieces);
+  } else {
+    s.table.measured = false;  // format 1: no table in the set-up
+  }
   return s;
 }
 
@@ -238,7 +315,9 @@ struct ToJson {
     return {{"type", "roll_for_alpha"}, {"rolls", rolls}};
   }
   json operator()(const PlaceTerrain& c) const {
-    return {{"type", "place_terrain"}, {"team", c.team}, {"id", c.id}};
+    json j{{"type", "place_terrain"}, {"team", c.team}, {"id", c.id}};
+    if (c.shape) j["shape"] = shape_to_json(*c.shape);
+    return j;
   }
   json operator()(const PassTerrain& c) const {
     return {{"type", "pass_terrain"}, {"team", c.team}};
@@ -250,22 +329,23 @@ struct ToJson {
     return {{"type", "choose_dice"}, {"figure", c.figure}, {"dice", c.dice}};
   }
   json operator()(const Move& c) const {
-    json j{{"type", "move"},
-           {"figure", c.figure},
-           {"rolls", rolls_json(c.rolls)},
-           {"distance_in", c.distance_in}};
+    json j{{"type", "move"}, {"figure", c.figure}, {"rolls", rolls_json(c.rolls)}};
+    if (c.distance_in) j["distance_in"] = *c.distance_in;
     if (c.to) j["to"] = point_json(*c.to);
     return j;
   }
   json operator()(const DeclareAttack& c) const {
-    return {{"type", "declare_attack"},
-            {"attacker", c.attacker},
-            {"target", c.target},
-            {"gap_in", c.measurement.gap_in},
-            {"chord_in", c.measurement.chord_in},
-            {"line_of_fire", c.measurement.line_of_fire},
-            {"blockers", c.measurement.blockers},
-            {"dice", c.dice}};
+    json j{{"type", "declare_attack"},
+           {"attacker", c.attacker},
+           {"target", c.target},
+           {"gap_in", c.measurement.gap_in},
+           {"chord_in", c.measurement.chord_in},
+           {"line_of_fire", c.measurement.line_of_fire},
+           {"blockers", c.measurement.blockers},
+           {"dice", c.dice}};
+    if (c.measurement.manual) j["manual"] = true;
+    if (c.from_positions) j["from_positions"] = measurement_json(*c.from_positions);
+    return j;
   }
   json operator()(const ChooseDodge& c) const {
     return {{"type", "choose_dodge"}, {"dice", c.dice}};
@@ -320,8 +400,12 @@ Command command_from_json(const json& j) {
     }
     return c;
   }
-  if (type == "place_terrain")
-    return PlaceTerrain{static_cast<TeamId>(integer(j, "team", p, 0, kMaxId)), text(j, "id", p)};
+  if (type == "place_terrain") {
+    PlaceTerrain c{static_cast<TeamId>(integer(j, "team", p, 0, kMaxId)), text(j, "id", p),
+                   std::nullopt};
+    if (j.contains("shape")) c.shape = shape_from_json(j["shape"], "command.shape");
+    return c;
+  }
   if (type == "pass_terrain")
     return PassTerrain{static_cast<TeamId>(integer(j, "team", p, 0, kMaxId))};
   if (type == "place_figure") {
@@ -344,7 +428,7 @@ Command command_from_json(const json& j) {
       }
       c.rolls.push_back({r[0].get<int>(), r[1].get<int>()});
     }
-    c.distance_in = number(j, "distance_in", p, 0, 1e6);
+    if (j.contains("distance_in")) c.distance_in = number(j, "distance_in", p, 0, 1e6);
     if (j.contains("to")) c.to = point_from(j["to"], "command.to");
     return c;
   }
@@ -360,6 +444,20 @@ Command command_from_json(const json& j) {
       c.measurement.blockers.push_back(b.get<std::string>());
     }
     c.dice = int_list(j, "dice", p, 0, kMaxId);
+    if (j.contains("manual")) c.measurement.manual = boolean(j, "manual", p);
+    if (j.contains("from_positions")) {
+      const json& m = j["from_positions"];
+      const std::string mp = "command.from_positions";
+      Measurement pm;
+      pm.gap_in = number(m, "gap_in", mp, 0, 1e6);
+      pm.chord_in = number(m, "chord_in", mp, 0, 1e6);
+      pm.line_of_fire = boolean(m, "line_of_fire", mp);
+      for (const auto& b : array(m, "blockers", mp)) {
+        if (!b.is_string()) bad(mp + ".blockers", "names");
+        pm.blockers.push_back(b.get<std::string>());
+      }
+      c.from_positions = pm;
+    }
     return c;
   }
   if (type == "choose_dodge") return ChooseDodge{int_list(j, "dice", p, 0, kMaxId)};

@@ -21,4 +21,8 @@ Command command_from_json(const nlohmann::json& j);
 FigureDef figure_from_json(const nlohmann::json& j, const std::string& path);
 GearDef gear_from_json(const nlohmann::json& j, const std::string& path);
 
+/// A terrain shape: {"circle": {"x", "y", "r"}} or {"polygon": [[x, y], …]} (inches).
+nlohmann::json shape_to_json(const Shape& shape);
+Shape shape_from_json(const nlohmann::json& j, const std::string& path);
+
 }  // namespace duels

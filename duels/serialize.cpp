@@ -5,6 +5,7 @@
 #include "dice/distribution.hpp"
 #include "dice/notation.hpp"
 #include "duels/engine.hpp"
+#include "duels/record.hpp"
 
 namespace duels {
 
@@ -129,8 +130,11 @@ json to_json(const GameState& s) {
     figures.push_back(fj);
   }
   json terrain = json::array();
-  for (const auto& t : s.terrain)
-    terrain.push_back({{"id", t.id}, {"team", t.team}});
+  for (const auto& t : s.terrain) {
+    json tj{{"id", t.id}, {"team", t.team}};
+    if (t.shape) tj["shape"] = shape_to_json(*t.shape);
+    terrain.push_back(tj);
+  }
   json countdowns = json::array();
   for (const auto& c : s.countdowns) {
     countdowns.push_back(
@@ -151,6 +155,9 @@ json to_json(const GameState& s) {
            {"enforce_placement_distance", s.options.enforce_placement_distance},
            {"placement_distance_in", s.options.placement_distance_in}}},
          {"prompt", prompt(s)}};
+  j["table"] = {{"measured", s.table.measured},
+                {"width", s.table.bounds.width_in},
+                {"depth", s.table.bounds.depth_in}};
   if (s.active_figure) j["active_figure"] = *s.active_figure;
   if (s.winner) j["winner"] = *s.winner;
   if (s.attack) {
@@ -159,6 +166,8 @@ json to_json(const GameState& s) {
                    {"target", p.target},
                    {"gap_in", p.gap_in},
                    {"chord_in", p.chord_in},
+                   {"manual", p.manual},
+                   {"positions_gap_in", p.positions_gap_in},
                    {"attack_dice", p.attack_dice},
                    {"dodge_dice", p.dodge_dice},
                    {"stage", static_cast<int>(p.stage)},

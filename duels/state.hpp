@@ -4,12 +4,14 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "duels/combat.hpp"
 #include "duels/figure.hpp"
+#include "duels/geometry.hpp"
 
 namespace duels {
 
@@ -77,11 +79,29 @@ struct TeamState {
   friend bool operator==(const TeamState&, const TeamState&) = default;
 };
 
-/// A piece of terrain placed at set-up (its shape lives with the table geometry).
+/// A piece of terrain placed at set-up, with its outline on the table. Pieces from journals
+/// written before format 2 have no shape (they were names only) and block nothing.
 struct TerrainPiece {
   std::string id;
   TeamId team = 0;
+  std::optional<Shape> shape;
   friend bool operator==(const TerrainPiece&, const TerrainPiece&) = default;
+};
+
+/// The table a match is played on: its size and the terrain players may put down by name.
+struct TableState {
+  TableBounds bounds;
+  /// The table rules the match: moves follow legal paths, attacks are measured from the
+  /// positions, placement stays on the table (table_rules.hpp). False only for a match from a
+  /// journal written before format 2, which keeps the distances typed into it.
+  bool measured = true;
+  /// Terrain pieces with their places (from a scene file), shared between copies of the state.
+  std::shared_ptr<const Obstacles> catalogue;
+  friend bool operator==(const TableState& a, const TableState& b) {
+    const bool same_catalogue =
+        a.catalogue == b.catalogue || (a.catalogue && b.catalogue && *a.catalogue == *b.catalogue);
+    return a.bounds == b.bounds && a.measured == b.measured && same_catalogue;
+  }
 };
 
 /// The match phase.
@@ -107,8 +127,11 @@ enum class AttackStage : std::uint8_t {
 struct PendingAttack {
   FigureId attacker = 0;
   FigureId target = 0;
-  double gap_in = 0;
-  double chord_in = 0;
+  double gap_in = 0;            ///< the gap the tape is read at
+  double chord_in = 0;          ///< the attacker's chord the tape is read at
+  bool manual = false;          ///< gap and chord measured by hand (the positions' are kept below)
+  double positions_gap_in = 0;  ///< what the positions say (format 2 matches)
+  double positions_chord_in = 0;
   std::vector<DieId> attack_dice;
   std::vector<DieId> dodge_dice;
   AttackStage stage = AttackStage::Dodge;
@@ -141,6 +164,7 @@ struct RuleOptions {
 /// The whole match.
 struct GameState {
   RuleOptions options;
+  TableState table;
   Phase phase = Phase::AlphaRoll;
   int round = 0;  ///< 1-based once play starts
   std::vector<TeamState> teams;

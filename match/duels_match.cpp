@@ -3,12 +3,16 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "duels/record.hpp"
 
 namespace duels::match {
 
 nlohmann::json DuelsGame::start_to_json(const Start& s) {
-  return {{"setup", setup_to_json(s.setup)}, {"seed", s.seed}};
+  nlohmann::json j{{"setup", setup_to_json(s.setup)}, {"seed", s.seed}};
+  if (s.setup.table.measured) j["format"] = kDuelsFormat;
+  return j;
 }
 
 DuelsGame::Start DuelsGame::start_from_json(const nlohmann::json& j) {
@@ -16,7 +20,22 @@ DuelsGame::Start DuelsGame::start_from_json(const nlohmann::json& j) {
     throw DataException({"", 1, "setup", "a match set-up"});
   if (!j.contains("seed") || !j["seed"].is_number_unsigned())
     throw DataException({"", 1, "seed", "a seed"});
-  return Start{setup_from_json(j["setup"]), j["seed"].get<std::uint64_t>()};
+  int format = 1;
+  if (j.contains("format")) {
+    if (!j["format"].is_number_unsigned() || j["format"].get<std::uint64_t>() < 2 ||
+        j["format"].get<std::uint64_t>() > static_cast<std::uint64_t>(kDuelsFormat)) {
+      throw DataException({"", 1, "format",
+                           fmt::format("a Duels journal format from 1 to {} (a newer program "
+                                       "wrote this one?)",
+                                       kDuelsFormat)});
+    }
+    format = static_cast<int>(j["format"].get<std::uint64_t>());
+  }
+  Start start{setup_from_json(j["setup"]), j["seed"].get<std::uint64_t>()};
+  if (format >= 2 && !start.setup.table.measured)
+    throw DataException({"", 1, "setup.table", "the table of a format 2 journal"});
+  if (format < 2) start.setup.table.measured = false;
+  return start;
 }
 
 Expected<GameState, std::string> DuelsGame::initial(const Start& s) {

@@ -13,6 +13,10 @@ namespace duels::match {
 
 /// The journal kind of a Duels match.
 inline constexpr const char* kDuelsKind = "duels";
+/// The Duels journal format: 2 keeps the table (size, terrain catalogue) in the set-up and the
+/// terrain shapes and move destinations in the commands. Format 1 journals (no "format" in the
+/// header body) replay with the rules they were played under: typed distances, shapeless terrain.
+inline constexpr int kDuelsFormat = 2;
 
 /// What a Duels match starts from: the set-up and the seed of its virtual rolls.
 struct DuelsStart {

@@ -11,6 +11,7 @@
 
 #include "dice/notation.hpp"
 #include "duels/autoplay.hpp"
+#include "duels/table_rules.hpp"
 
 namespace duels::match {
 
@@ -144,9 +145,13 @@ std::string_view script_help() {
 terrain NAME | pass            the placing team puts down a terrain piece, or places no more
 place FIGURE X Y               put a figure on the table (base centre, inches)
 choose FIGURE DICE… | none     dice from the cup to the base (yellow:d8, 2xwhite:d6 or #index)
-move FIGURE INCHES [to X Y] [roll white:d6=3 …]
-attack FIGURE TARGET [gap IN [chord IN]] [blocked BY] with DICE…   no gap: measured from
-                               the bases' positions (exact line of fire past the other bases)
+terrain NAME rect X Y W D [ANGLE] | circle X Y R | polygon X1 Y1 X2 Y2 X3 Y3 …
+                               a piece not in the table's catalogue, with its shape
+move FIGURE [INCHES] to X Y [roll white:d6=3 …]   the table measures the shortest legal path
+                               (round terrain and opposing bases); a typed INCHES must agree
+attack FIGURE TARGET [gap IN [chord IN]] [blocked BY] with DICE…   measured from the bases'
+                               positions (line of fire past bases and terrain); a typed gap is
+                               a hand measurement, journaled beside the positions' one
 dodge DICE… | dodge none
 roll [FACES… [/ FACES…]] [bonus COLOUR]   attack faces, '/', dodge faces (5, ace); no faces:
                                the match's seeded roller rolls them
@@ -207,8 +212,41 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     return ScriptLine{Command{c}};
   }
   if (verb == "terrain") {
-    if (auto e = need(2, "terrain NAME")) return *e;
-    return ScriptLine{Command{PlaceTerrain{s.placing, w[1]}}};
+    if (auto e = need(2,
+                      "terrain NAME [rect X Y WIDTH DEPTH [ANGLE] | circle X Y R | polygon X1 "
+                      "Y1 X2 Y2 X3 Y3 …]"))
+      return *e;
+    PlaceTerrain c{s.placing, w[1], std::nullopt};
+    if (w.size() > 2) {
+      const std::string kind = lower(w[2]);
+      std::vector<double> v;
+      for (std::size_t i = 3; i < w.size(); ++i) {
+        auto x = to_number(w[i]);
+        if (!x) return Err(fmt::format("a number of inches, not '{}'", w[i]));
+        v.push_back(*x);
+      }
+      if (kind == "rect" && (v.size() == 4 || v.size() == 5)) {
+        c.shape = Shape::make_rect({v[0], v[1]}, v[2], v[3], v.size() == 5 ? v[4] : 0.0);
+      } else if (kind == "circle" && v.size() == 3) {
+        c.shape = Shape::make_circle({v[0], v[1]}, v[2]);
+      } else if (kind == "polygon" && v.size() >= 6 && v.size() % 2 == 0) {
+        std::vector<Vec2> pts;
+        for (std::size_t i = 0; i < v.size(); i += 2)
+          pts.push_back({v[i], v[i + 1]});
+        if (polygon_self_intersects(pts))
+          return Err(fmt::format("the {}'s outline crosses itself", w[1]));
+        c.shape = Shape::make_polygon(std::move(pts));
+      } else {
+        return Err(
+            "a terrain shape: rect X Y WIDTH DEPTH [ANGLE] (centre, inches, degrees), circle X Y "
+            "R, or polygon X1 Y1 X2 Y2 X3 Y3 …");
+      }
+    } else if (const Obstacle* piece = catalogue_piece(s, w[1])) {
+      // The journal keeps the shape itself, so it never depends on the scene file again.
+      c.id = piece->id;
+      c.shape = piece->shape;
+    }
+    return ScriptLine{Command{c}};
   }
   if (verb == "pass") {
     if (auto e = at_most(1, "pass")) return *e;
@@ -235,16 +273,24 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
     return ScriptLine{Command{ChooseDice{*f, *ids}}};
   }
   if (verb == "move") {
-    if (auto e = need(3, "move FIGURE INCHES [to X Y] [roll DICE=RESULTS…]")) return *e;
+    if (auto e = need(3, "move FIGURE [INCHES] to X Y [roll DICE=RESULTS…]")) return *e;
     auto f = figure_named(s, w[1]);
     if (!f) return f.error();
-    auto dist = to_number(w[2]);
-    if (!dist) return Err("move FIGURE INCHES: the distance in inches");
-    Move c{*f, {}, *dist, std::nullopt};
+    Move c{*f, {}, std::nullopt, std::nullopt};
+    std::size_t first = 2;
+    if (lower(w[2]) != "to" && lower(w[2]) != "roll") {
+      auto dist = to_number(w[2]);
+      if (!dist) return Err("move FIGURE [INCHES] to X Y: the distance in inches, or 'to'");
+      c.distance_in = *dist;
+      first = 3;
+    }
     const auto& fig = s.figures[static_cast<std::size_t>(*f)];
     std::set<DieId> used;
-    for (std::size_t i = 3; i < w.size(); ++i) {
-      if (lower(w[i]) == "to" && i + 2 < w.size()) {
+    for (std::size_t i = first; i < w.size(); ++i) {
+      if (lower(w[i]) == "to" && i + 2 >= w.size()) {
+        return Err("to X Y: two numbers of inches");
+      }
+      if (lower(w[i]) == "to") {
         auto x = to_number(w[i + 1]);
         auto y = to_number(w[i + 2]);
         if (!x || !y) return Err("to X Y in inches");
@@ -306,17 +352,26 @@ Expected<ScriptLine, std::string> parse_script_line(const GameState& s, std::str
         return Err(fmt::format("gap, chord, blocked or with, not '{}'", w[i]));
       }
     }
+    const bool placed = s.figures[static_cast<std::size_t>(*a)].position &&
+                        s.figures[static_cast<std::size_t>(*t)].position;
     if (!have_gap) {
       // No tape reading given: measure from the bases' positions, when both are on the table.
-      if (!s.figures[static_cast<std::size_t>(*a)].position ||
-          !s.figures[static_cast<std::size_t>(*t)].position) {
+      if (!placed) {
         return Err(
             "the gap: attack FIGURE TARGET gap IN … (edge to edge, inches), or place both bases "
             "first");
       }
       const bool blocked_given = !c.measurement.line_of_fire;
-      c.measurement = open_table_measurement(s, *a, *t);
-      if (blocked_given) c.measurement.line_of_fire = false;
+      const auto blockers = c.measurement.blockers;
+      c.measurement = measure_from_positions(s, *a, *t);
+      if (blocked_given) {
+        c.measurement.line_of_fire = false;
+        if (s.table.measured) c.measurement.blockers = blockers;  // what the player said
+      }
+    } else {
+      // Measured by hand: journaled as such, beside what the positions say.
+      c.measurement.manual = true;
+      if (placed && s.table.measured) c.from_positions = measure_from_positions(s, *a, *t);
     }
     if (i >= w.size()) return Err("the attack dice: … with DICE…");
     auto ids = dice_refs(s.figures[static_cast<std::size_t>(*a)],

@@ -6,7 +6,8 @@
 ///   terrain crate | pass           the placing team puts down a piece, or places no more
 ///   place Razor 30 57              put a figure on the table (centre, inches)
 ///   choose Razor yellow:d8 #4 …    dice from the cup to the base (notation or #index); "none"
-///   move Razor 9 [to 30 48] [roll white:d6=3]
+///   move Razor [9] to 30 48 [roll white:d6=3]  (the table measures the path; a typed 9 must agree)
+///   terrain crate [rect X Y W D [ANGLE] | circle X Y R | polygon X1 Y1 …]
 ///   attack Razor Hex [gap 11.5 [chord 2]] [blocked crate] with blue:d8 blue:d10:ace
 ///                                  (no gap: measured from the bases' positions)
 ///   dodge white:d6 | dodge none

@@ -394,7 +394,12 @@ void Session::roll_alpha() {
 }
 
 void Session::place_terrain(const std::string& id) {
-  play(PlaceTerrain{state().placing, id});
+  // The layout's piece goes down with its shape (the match keeps it from then on).
+  std::optional<Shape> shape;
+  for (const auto& piece : layout_.terrain) {
+    if (piece.id == id) shape = piece.shape;
+  }
+  play(PlaceTerrain{state().placing, id, shape});
 }
 
 void Session::pass_terrain() {

@@ -81,14 +81,21 @@ TableView make_table_view(const GameState& state, const TableLayout& layout,
     if (!at) continue;
     v.bases.push_back({f, fs.def.name, fs.team, Disc{*at, fs.def.base_diameter_in / 2}, source});
   }
+  // Terrain that is down: the match's own shapes; a shapeless piece (a journal from before
+  // format 2) takes the layout's shape of that name, as it always did.
+  for (const auto& t : state.terrain) {
+    if (t.shape) {
+      v.terrain.push_back({t.id, *t.shape});
+      continue;
+    }
+    for (const auto& piece : layout.terrain) {
+      if (piece.id == t.id) v.terrain.push_back({piece.id, piece.shape});
+    }
+  }
   for (const auto& piece : layout.terrain) {
     const bool down = std::any_of(state.terrain.begin(), state.terrain.end(),
                                   [&](const TerrainPiece& t) { return t.id == piece.id; });
-    if (down) {
-      v.terrain.push_back({piece.id, piece.shape});
-    } else {
-      v.unplaced.push_back(piece);
-    }
+    if (!down) v.unplaced.push_back(piece);
   }
   return v;
 }

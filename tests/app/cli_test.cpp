@@ -158,7 +158,7 @@ TEST(CliMatch, NewPlayShowUndoListStats) {
   fputs(
       "alpha 6+5 2+3\npass\npass\nplace Razor 30 57\nplace Hex 30 3\n"
       "choose Razor blue:d8 blue:d10:ace 2xwhite:d6\nchoose Hex white:d6 yellow:d6\n"
-      "move Razor 9 to 30 46 roll white:d6=2\n",
+      "move Razor 9 to 30 48 roll white:d6=2\n",
       f);
   fclose(f);
   CmdResult played = run_env(env, "match play " + journal + " --script " + script);

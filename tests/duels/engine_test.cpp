@@ -50,6 +50,7 @@ MatchSetup two_figures() {
        {{make_figure("Bob", "white:d6 yellow:d6 blue:d8 green:d6:ace"),
          {gear("deck", 5, "black:d8", {}), gear("jacket", 3, nullptr, {Colour::Blue})},
          Point{10, 70}}}});
+  s.table.bounds = {80, 80};  // Ann and Bob stand 60" apart
   return s;
 }
 
@@ -68,12 +69,14 @@ Rejection rejected(GameState& s, const Command& c) {
   return r ? Rejection{} : r.error();
 }
 
-// A started match: Red is alpha, no terrain, figures pre-placed, all dice on bases.
-GameState started(MatchSetup setup = two_figures()) {
+// A started match: Red is alpha, figures pre-placed, all dice on bases; Red may put down one
+// terrain piece.
+GameState started(MatchSetup setup = two_figures(), std::optional<Shape> terrain = std::nullopt) {
   GameState s = *new_game(setup);
   ok(s, RollForAlpha{{{0, {6, 5}}, {1, {2, 3}}}});
-  ok(s, PassTerrain{0});
-  ok(s, PassTerrain{1});
+  if (terrain) ok(s, PlaceTerrain{0, "crate", terrain});
+  ok(s, PassTerrain{s.placing});
+  if (s.phase == Phase::PlaceTerrain) ok(s, PassTerrain{s.placing});
   EXPECT_EQ(s.phase, Phase::ChooseDice);
   for (FigureId f = 0; f < static_cast<FigureId>(s.figures.size()); ++f) {
     auto cup = s.figures[static_cast<std::size_t>(f)].dice_in(DieZone::Cup);
@@ -84,8 +87,11 @@ GameState started(MatchSetup setup = two_figures()) {
   return s;
 }
 
+// A gap measured by hand (the line of fire still comes from the positions).
 Measurement at(double gap) {
-  return Measurement{gap, 2.0, true, {}};
+  Measurement m{gap, 2.0, true, {}};
+  m.manual = true;
+  return m;
 }
 
 TEST(Setup, DialsAtGreenArrowAndPoolInCup) {
@@ -129,10 +135,10 @@ TEST(Setup, TerrainAndFiguresPlaceInTurnFromAlpha) {
   GameState s = *new_game(m);
   ok(s, RollForAlpha{{{0, {1, 1}}, {1, {6, 6}}}});
   EXPECT_EQ(s.placing, 1);
-  rejected(s, PlaceTerrain{0, "crate"});
-  ok(s, PlaceTerrain{1, "crate"});
-  ok(s, PlaceTerrain{0, "wall"});
-  ok(s, PlaceTerrain{1, "car"});
+  rejected(s, PlaceTerrain{0, "crate", Shape::make_rect({40, 40}, 4, 4)});
+  ok(s, PlaceTerrain{1, "crate", Shape::make_rect({40, 40}, 4, 4)});
+  ok(s, PlaceTerrain{0, "wall", Shape::make_rect({60, 40}, 1, 8)});
+  ok(s, PlaceTerrain{1, "car", Shape::make_rect({20, 40}, 6, 3)});
   ok(s, PassTerrain{0});
   EXPECT_EQ(s.phase, Phase::PlaceFigures);
   EXPECT_EQ(s.placing, 1);
@@ -164,9 +170,9 @@ TEST(Round, AtMostSixDiceFromTheCup) {
 TEST(Turn, MoveUsesHeadPlusWhiteDice) {
   GameState s = started();
   // Ann: Head 6; white d6 is die 0.
-  auto r = rejected(s, Move{0, {}, 6.5, std::nullopt});
+  auto r = rejected(s, Move{0, {}, std::nullopt, Point{10, 16.5}});
   EXPECT_EQ(r.code, RejectCode::TooFar);
-  r = rejected(s, Move{0, {{1, 4}}, 8, std::nullopt});  // yellow can't move
+  r = rejected(s, Move{0, {{1, 4}}, 8, Point{10, 18}});  // yellow can't move
   EXPECT_EQ(r.code, RejectCode::IllegalColour);
   ok(s, Move{0, {{0, 3}}, 9, Point{10, 19}});
   EXPECT_EQ(s.figures[0].dice[0].zone, DieZone::Cup);
@@ -212,10 +218,12 @@ TEST(Attack, WildAloneAllowedWithOwnTrackInRange) {
 }
 
 TEST(Attack, NoLineOfFireNoAttack) {
-  GameState s = started();
+  GameState s = started(two_figures(), Shape::make_rect({10, 40}, 12, 2));  // across the gap
   auto r = rejected(s, DeclareAttack{0, 1, Measurement{5, 2, false, {"crate"}}, {1}});
   EXPECT_EQ(r.code, RejectCode::NoLineOfFire);
-  EXPECT_NE(r.reason.find("crate"), std::string::npos);
+  EXPECT_EQ(r.reason, "Ann has no line of fire to Bob (blocked by crate)");
+  r = rejected(s, DeclareAttack{0, 1, at(5), {1}});  // a hand-measured gap does not see through
+  EXPECT_EQ(r.code, RejectCode::NoLineOfFire);
 }
 
 TEST(Attack, FullSequenceHitShieldsBonusAndDamage) {
@@ -303,7 +311,7 @@ TEST(Attack, TwoAttacksThenNoMore) {
   ok(s, RollAttack{{2}, {}, std::nullopt});
   auto r = rejected(s, DeclareAttack{0, 1, at(3), {3}});
   EXPECT_EQ(r.code, RejectCode::NoAttacksLeft);
-  ok(s, Move{0, {}, 2, std::nullopt});  // move after attacking: turn ends on its own
+  ok(s, Move{0, {}, 2, Point{10, 12}});  // move after attacking: turn ends on its own
   EXPECT_TRUE(s.figures[0].turn_done);
   EXPECT_EQ(s.active_team, 1);
 }
@@ -379,9 +387,9 @@ TEST(Engine, SameCommandsSameHash) {
   GameState a = started();
   GameState b = started();
   EXPECT_EQ(state_hash(a), state_hash(b));
-  ok(a, Move{0, {}, 3, std::nullopt});
+  ok(a, Move{0, {}, 3, Point{10, 13}});
   EXPECT_NE(state_hash(a), state_hash(b));
-  ok(b, Move{0, {}, 3, std::nullopt});
+  ok(b, Move{0, {}, 3, Point{10, 13}});
   EXPECT_EQ(state_hash(a), state_hash(b));
 }
 

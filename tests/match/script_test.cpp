@@ -76,6 +76,40 @@ TEST(Script, AttackWithoutAGapIsMeasuredFromPositions) {
   EXPECT_FALSE(duels::apply(s, std::get<Command>(*parsed)));  // green ends at 26"
 }
 
+TEST(Script, TheTableMeasuresMovesAndKeepsHandMeasurements) {
+  GameState s = fresh();
+  dice::Rng rng(5);
+  run(s, "alpha 6+5 1+1", rng);
+  // A piece typed with its shape; the journal gets the shape.
+  auto parsed = parse_script_line(s, "terrain car rect 45 30 6 3 15", rng);
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& t = std::get<PlaceTerrain>(std::get<Command>(*parsed));
+  ASSERT_TRUE(t.shape);
+  EXPECT_NEAR(area_in2(*t.shape), 18, 1e-9);
+  EXPECT_NE(error_of(s, "terrain car rect 45 30").find("a terrain shape: rect X Y WIDTH DEPTH"),
+            std::string::npos);
+  for (const char* line :
+       {"terrain car rect 45 30 6 3 15", "pass", "pass", "place razor 30 57", "place Hex 30 3",
+        "choose Razor blue:d8 green:d6 2xwhite:d6", "choose Hex none"}) {
+    run(s, line, rng);
+  }
+  // No distance: the table measures it.
+  parsed = parse_script_line(s, "move Razor to 30 50", rng);
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_FALSE(std::get<Move>(std::get<Command>(*parsed)).distance_in);
+  EXPECT_NE(error_of(s, "move Razor to 30").find("to X Y"), std::string::npos);
+  run(s, "move Razor 7 to 30 50", rng);
+  // A typed gap is a manual measurement, kept beside what the positions say.
+  parsed = parse_script_line(s, "attack Razor Hex gap 20 with green:d6", rng);
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& a = std::get<DeclareAttack>(std::get<Command>(*parsed));
+  EXPECT_TRUE(a.measurement.manual);
+  ASSERT_TRUE(a.from_positions);
+  EXPECT_NEAR(a.from_positions->gap_in, 45, 1e-9);
+  run(s, "attack Razor Hex gap 20 with green:d6", rng);
+  EXPECT_TRUE(s.attack->manual);
+}
+
 TEST(Script, VirtualRollIsSeeded) {
   GameState a = fresh();
   dice::Rng r1(9), r2(9);

@@ -80,7 +80,11 @@ inline void play_to_first_turn(match::DuelsMatch& m, const std::string& terrain 
   };
   ok(RollForAlpha{{{0, {6, 5}}, {1, {1, 2}}}});
   if (!terrain.empty()) {
-    ok(PlaceTerrain{0, terrain});
+    std::optional<Shape> shape;  // the layout's piece of that name, as the window puts it down
+    for (const auto& piece : crate_layout().terrain) {
+      if (piece.id == terrain) shape = piece.shape;
+    }
+    ok(PlaceTerrain{0, terrain, shape});
     ok(PassTerrain{1});
     ok(PassTerrain{0});
   } else {

@@ -282,7 +282,8 @@ TEST(Session, MovingStaysInsideTheReachableRegion) {
   EXPECT_EQ(*s.state().figures[0].position, (Point{20, 35}));
   const auto* m = std::get_if<Move>(&s.history().steps.back().command);
   ASSERT_NE(m, nullptr);
-  EXPECT_NEAR(m->distance_in, 5, 1e-9);
+  ASSERT_TRUE(m->distance_in);
+  EXPECT_NEAR(*m->distance_in, 5, 1e-9);
   EXPECT_FALSE(s.move.active);
 }
 

@@ -1,0 +1,325 @@
+#include "duels/table_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace duels {
+
+namespace {
+
+const FigureState& fig(const GameState& s, FigureId f) {
+  return s.figures[static_cast<std::size_t>(f)];
+}
+
+Rejection reject(RejectCode code, std::string reason) {
+  return Rejection{code, std::move(reason)};
+}
+
+std::string at(Point p) {
+  return fmt::format("({:.1f}, {:.1f})", p.x, p.y);
+}
+
+// A length beside the allowance it exceeds: one decimal, or two when one would read the same.
+std::string longer(double length, double allowance) {
+  std::string a = fmt::format("{:.1f}", length);
+  if (a == fmt::format("{:.1f}", allowance)) a = fmt::format("{:.2f}", length);
+  return a + "\"";
+}
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// "the crate", "Gridlock": terrain by its id with an article, bases by the figure's name.
+std::string list_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+bool is_terrain(const GameState& s, const std::string& id) {
+  return std::any_of(s.terrain.begin(), s.terrain.end(),
+                     [&](const TerrainPiece& t) { return t.id == id; });
+}
+
+std::string thing(const GameState& s, const std::string& id) {
+  return is_terrain(s, id) ? "the " + id : id;
+}
+
+}  // namespace
+
+Disc base_disc(const FigureState& f) {
+  return Disc{Vec2{f.position->x, f.position->y}, f.def.base_diameter_in / 2};
+}
+
+Obstacles terrain_obstacles(const GameState& s) {
+  Obstacles out;
+  out.reserve(s.terrain.size());
+  for (const auto& t : s.terrain) {
+    if (t.shape) out.push_back({t.id, *t.shape});
+  }
+  return out;
+}
+
+Obstacles line_of_fire_blockers(const GameState& s, FigureId attacker, FigureId target) {
+  Obstacles others = terrain_obstacles(s);
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (o == attacker || o == target || f.eliminated || !f.position) continue;
+    others.push_back({f.def.name, Shape::make_circle(base_disc(f).centre, base_disc(f).radius_in)});
+  }
+  return others;
+}
+
+Measurement measure_from_positions(const GameState& s, FigureId attacker, FigureId target) {
+  const auto& a = fig(s, attacker);
+  const auto& t = fig(s, target);
+  const Obstacles others = line_of_fire_blockers(s, attacker, target);
+  const LineOfFireResult lof = line_of_fire(base_disc(a), base_disc(t), others);
+  Measurement m{
+      std::max(0.0, gap_in(base_disc(a), base_disc(t))), a.def.base_diameter_in, lof.clear, {}};
+  if (lof.clear) {
+    m.gap_in = std::max(0.0, lof.gap_in);
+    m.chord_in = std::clamp(lof.chord_in, 1e-9, a.def.base_diameter_in);
+  } else {
+    for (std::size_t b : lof.blockers)
+      m.blockers.push_back(others[b].id);
+  }
+  return m;
+}
+
+MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
+  MoveObstacles w;
+  w.table = s.table.bounds;
+  w.terrain = terrain_obstacles(s);
+  const TeamId team = fig(s, mover).team;
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (o == mover || f.eliminated || !f.position) continue;
+    Obstacle ob{f.def.name, Shape::make_circle(base_disc(f).centre, base_disc(f).radius_in)};
+    (f.team == team ? w.friendly_bases : w.opposing_bases).push_back(std::move(ob));
+  }
+  return w;
+}
+
+MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allowance_in) {
+  MoveCheck out;
+  const auto& f = fig(s, figure);
+  const std::string& name = f.def.name;
+  if (!f.position) {
+    out.reason = fmt::format("{} is not on the table", name);
+    return out;
+  }
+  const Disc disc = base_disc(f);
+  const Vec2 goal{to.x, to.y};
+  out.straight_in = norm(goal - disc.centre);
+  const MoveObstacles world = move_obstacles_of(s, figure);
+  const MoveField field(disc, world);
+  if (!field.start_problem().empty()) {
+    out.reason = fmt::format("{} can't move: {}", name, field.start_problem());
+    return out;
+  }
+  const EndCheck end = field.end_check(goal);
+  if (!end.ok) {
+    out.code = RejectCode::BadTarget;
+    std::string why = end.reason;
+    // "the base would overlap terrain 'crate'" → "its base would overlap the crate"
+    for (const auto& t : s.terrain) {
+      const std::string q = "terrain '" + t.id + "'";
+      if (auto p = why.find(q); p != std::string::npos) why.replace(p, q.size(), "the " + t.id);
+    }
+    for (const auto& o : s.figures) {
+      const std::string q = "'" + o.def.name + "'";
+      if (auto p = why.find(q); p != std::string::npos) why.replace(p, q.size(), o.def.name);
+    }
+    if (auto p = why.find("the base"); p == 0) why.replace(0, 8, "its base");
+    out.reason = fmt::format("{} can't end at {}: {}", name, at(to), why);
+    return out;
+  }
+  out.path = field.path_to(goal);
+  if (!out.path.found) {
+    out.code = RejectCode::TooFar;
+    out.reason = fmt::format(
+        "{} has no way to {}: terrain, opposing bases or the table edge cut "
+        "it off",
+        name, at(to));
+    return out;
+  }
+  out.length_in = out.path.length_in;
+  if (out.length_in > out.straight_in + 1e-6) {
+    // Name what the straight line runs into: terrain and opposing bases grown by the radius.
+    const Segment straight{disc.centre, goal};
+    std::vector<std::pair<double, std::string>> hit;
+    auto consider = [&](const Obstacles& obs) {
+      for (const auto& o : obs) {
+        if (distance_in(straight, o.shape) < disc.radius_in - 1e-9) {
+          hit.emplace_back(distance_in(disc.centre, o.shape), thing(s, o.id));
+        }
+      }
+    };
+    consider(world.terrain);
+    consider(world.opposing_bases);
+    std::sort(hit.begin(), hit.end());
+    for (auto& [d, n] : hit)
+      out.detour.push_back(n);
+  }
+  if (out.length_in > allowance_in + kMoveLengthToleranceIn) {
+    out.code = RejectCode::TooFar;
+    const std::string len = longer(out.length_in, allowance_in);
+    if (!out.detour.empty()) {
+      out.reason =
+          fmt::format("{} can reach at most {:.1f}\"; the shortest way round {} to {} is {}", name,
+                      allowance_in, list_names(out.detour), at(to), len);
+    } else if (out.length_in > out.straight_in + 1e-6) {
+      out.reason = fmt::format(
+          "{} can reach at most {:.1f}\"; the shortest way to {} (along the table edge) is {}",
+          name, allowance_in, at(to), len);
+    } else {
+      out.reason = fmt::format("{} can reach at most {:.1f}\"; {} is {} away", name, allowance_in,
+                               at(to), len);
+    }
+    return out;
+  }
+  out.ok = true;
+  return out;
+}
+
+std::optional<Rejection> check_placement(const GameState& s, FigureId figure, Point p) {
+  const auto& f = fig(s, figure);
+  const Disc disc{Vec2{p.x, p.y}, f.def.base_diameter_in / 2};
+  const auto& t = s.table.bounds;
+  if (p.x - disc.radius_in < -1e-9 || p.y - disc.radius_in < -1e-9 ||
+      p.x + disc.radius_in > t.width_in + 1e-9 || p.y + disc.radius_in > t.depth_in + 1e-9) {
+    return reject(RejectCode::PlacementTooClose,
+                  fmt::format("{} must stand wholly on the {:g}\" × {:g}\" table (its base at {} "
+                              "would not)",
+                              f.def.name, t.width_in, t.depth_in, at(p)));
+  }
+  for (const auto& o : terrain_obstacles(s)) {
+    const double d = distance_in(disc.centre, o.shape);
+    if (d < disc.radius_in - 1e-9) {
+      return reject(RejectCode::PlacementTooClose,
+                    fmt::format("{} can't stand at {}: its base would overlap the {}", f.def.name,
+                                at(p), o.id));
+    }
+  }
+  for (const auto& o : s.figures) {
+    if (!o.position || &o == &f || o.eliminated) continue;
+    const double gap = gap_in(disc, base_disc(o));
+    if (gap < -1e-9) {
+      return reject(RejectCode::PlacementTooClose,
+                    fmt::format("{} can't stand at {}: its base would overlap {}'s", f.def.name,
+                                at(p), o.def.name));
+    }
+    if (o.team != f.team && s.options.enforce_placement_distance &&
+        gap < s.options.placement_distance_in - 1e-9) {
+      return reject(RejectCode::PlacementTooClose,
+                    fmt::format("{} must start at least {:.1f}\" from {} (the gap would be "
+                                "{:.1f}\")",
+                                f.def.name, s.options.placement_distance_in, o.def.name, gap));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Rejection> check_terrain_shape(const GameState& s, const std::string& id,
+                                             const Shape& shape) {
+  const auto& t = s.table.bounds;
+  if (shape.kind == Shape::Kind::Circle) {
+    const Disc& c = shape.circle;
+    if (!(c.radius_in > 0) || c.radius_in > 1000)
+      return reject(RejectCode::Other, fmt::format("the {} needs a radius above 0", id));
+    if (c.centre.x - c.radius_in < -1e-9 || c.centre.y - c.radius_in < -1e-9 ||
+        c.centre.x + c.radius_in > t.width_in + 1e-9 ||
+        c.centre.y + c.radius_in > t.depth_in + 1e-9) {
+      return reject(RejectCode::Other,
+                    fmt::format("the {} must lie wholly on the {:g}\" × {:g}\" table", id,
+                                t.width_in, t.depth_in));
+    }
+  } else {
+    if (shape.polygon.size() < 3 || !(area_in2(shape) > 1e-6))
+      return reject(RejectCode::Other,
+                    fmt::format("the {} needs at least three corners enclosing an area", id));
+    if (polygon_self_intersects(shape.polygon))
+      return reject(RejectCode::Other, fmt::format("the {}'s outline crosses itself", id));
+    for (const Vec2& v : shape.polygon) {
+      if (v.x < -1e-9 || v.y < -1e-9 || v.x > t.width_in + 1e-9 || v.y > t.depth_in + 1e-9) {
+        return reject(RejectCode::Other,
+                      fmt::format("the {} must lie wholly on the {:g}\" × {:g}\" table (its "
+                                  "corner ({:.1f}, {:.1f}) is off it)",
+                                  id, t.width_in, t.depth_in, v.x, v.y));
+      }
+    }
+  }
+  for (const auto& f : s.figures) {
+    if (!f.position || f.eliminated) continue;
+    if (distance_in(base_disc(f).centre, shape) < base_disc(f).radius_in - 1e-9) {
+      return reject(RejectCode::Other,
+                    fmt::format("the {} would overlap {}'s base", id, f.def.name));
+    }
+  }
+  return std::nullopt;
+}
+
+const Obstacle* catalogue_piece(const GameState& s, std::string_view id) {
+  if (!s.table.catalogue) return nullptr;
+  for (const auto& o : *s.table.catalogue) {
+    if (same_name(o.id, id)) return &o;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> table_notes(const GameState& s) {
+  std::vector<std::string> out;
+  if (!s.table.measured) {
+    out.emplace_back(
+        "this journal is from before format 2: moves and attacks keep the distances typed in "
+        "it, and the table does not check them");
+  }
+  for (const auto& t : s.terrain) {
+    if (!t.shape) {
+      out.push_back(
+          fmt::format("terrain '{}' has no shape (written before format 2): it blocks "
+                      "nothing",
+                      t.id));
+    }
+  }
+  return out;
+}
+
+TableState table_from_scene(const Scene& scene) {
+  TableState t;
+  t.bounds = scene.table;
+  auto pieces = std::make_shared<Obstacles>();
+  for (const auto& p : scene.terrain)
+    pieces->push_back({p.id, p.shape});
+  if (!pieces->empty()) t.catalogue = std::move(pieces);
+  return t;
+}
+
+std::string describe_shape(const Shape& shape) {
+  if (shape.kind == Shape::Kind::Circle) {
+    return fmt::format("circle r {:.1f} at ({:.1f}, {:.1f})", shape.circle.radius_in,
+                       shape.circle.centre.x, shape.circle.centre.y);
+  }
+  Vec2 lo = shape.polygon.front();
+  Vec2 hi = lo;
+  for (const Vec2& v : shape.polygon) {
+    lo = {std::min(lo.x, v.x), std::min(lo.y, v.y)};
+    hi = {std::max(hi.x, v.x), std::max(hi.y, v.y)};
+  }
+  return fmt::format("{}-cornered piece {:.1f}\" × {:.1f}\" around ({:.1f}, {:.1f})",
+                     shape.polygon.size(), hi.x - lo.x, hi.y - lo.y, (lo.x + hi.x) / 2,
+                     (lo.y + hi.y) / 2);
+}
+
+}  // namespace duels
