@@ -156,7 +156,7 @@ void add_print(CLI::App& root) {
 
   // Flags of `duels print bases`.
   struct BaseOpts {
-    std::string ids = "4-11";
+    std::string ids = "0-7";
     std::vector<std::string> diameters;
     std::string paper = "letter";
     std::string out;
@@ -166,9 +166,12 @@ void add_print(CLI::App& root) {
   auto o = std::make_shared<BaseOpts>();
   auto* bases = print->add_subcommand(
       "bases",
-      "Coded rings for the bases' tops: `duels print bases --ids 4-11 --out rings.pdf` (every "
+      "Coded rings for the bases' tops: `duels print bases --ids 0-7 --out rings.pdf` (every "
       "base diameter of the figure files unless --diameter is given)");
-  bases->add_option("--ids", o->ids, "ring codes, e.g. 4-11 or 4,6,9 (the `marker` of each base)")
+  bases
+      ->add_option(
+          "--ids", o->ids,
+          "ring codes, e.g. 0-7 or 0,2,5 (the `marker` of each base; 0-8 lie farthest apart)")
       ->capture_default_str();
   bases->add_option("--diameter", o->diameters,
                     "base diameter with a unit, e.g. 2in or 50mm; repeat for several");
