@@ -144,7 +144,7 @@ void add_gui(CLI::App& root) {
       ->check(CLI::Range(1, 100000000));
   c->add_option("--screenshot", o->screenshot, "write the last frame as PNG");
   c->add_option("--ui-script", o->ui_script,
-                "play scripted clicks and keys by widget label (docs/readme/gui.md); the window "
+                "play scripted clicks and keys by widget label (docs/window.md); the window "
                 "closes when the script is done");
   c->add_option("--size", o->size, "window size WIDTHxHEIGHT");
   c->add_option("--scale", o->scale, "interface scale (default: the monitor's)")

@@ -83,7 +83,7 @@ void add_track(CLI::App& root) {
       ->required();
   cmd->add_flag("--markerless", opts->markerless,
                 "find bases as round tops instead of by their markers (experimental, less "
-                "precise; see the README)");
+                "precise; see docs/camera.md)");
   cmd->add_option("--diameter", opts->diameter, "markerless: the bases' diameter in inches")
       ->check(CLI::Range(0.5, 12.0))
       ->capture_default_str();

@@ -15,7 +15,7 @@
 
 namespace duels::app {
 
-/// Exit codes of the `duels` command (documented in the README).
+/// Exit codes of the `duels` command (documented in docs/commands.md).
 enum ExitCode : int { kOk = 0, kFailure = 1, kUsage = 2, kInvalid = 3 };
 
 /// A command-line mistake by the user (wrong flag combination, missing argument).

@@ -1,7 +1,7 @@
 #pragma once
 /// @file Manual position overrides, journaled. When the camera is off or wrong a player drags a
-/// base on the map; the rules engine has no command for "the base is really here" (see the
-/// proposal in docs/readme/gui.md), so the overlay keeps these corrections in a journal of its
+/// base on the map; the rules engine has no command for "the base is really here" (see
+/// "Dragging a base" in docs/window.md), so the overlay keeps these corrections in a journal of its
 /// own beside the match's (`MATCH.positions.jsonl`, same append-only format, synced per line),
 /// each tied to the match event it followed. A later move of that figure in the match wins.
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file Markerless mode (experimental): bases found as discs in a rectified top view of the
 /// table at the height of the base tops, identities kept by nearest-neighbour tracking and named
-/// once by the player. Less accurate than marker mode (see docs/readme/vision.md).
+/// once by the player. Less accurate than marker mode (see docs/camera.md).
 
 #include <opencv2/core.hpp>
 

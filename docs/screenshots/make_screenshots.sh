@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-makes the overlay screenshots in this folder (docs/readme/gui.md shows them) by driving the
+# Re-makes the overlay screenshots in this folder (README.md and docs/window.md show them) by driving the
 # real window with UI scripts under Xvfb, on a four-team match on the bundled demo table.
 #   docs/screenshots/make_screenshots.sh [path/to/duels]
 set -euo pipefail
@@ -121,6 +121,31 @@ EOF2
 # (a smaller window: the camera's noisy picture compresses poorly)
 W=960 H=640 gui --match "$work/cam.jsonl" --source synthetic:demo --ui-script "$work/cam.ui" \
   --screenshot "$here/camera.png"
+
+# The README's picture: the evening's match (Razor vs Gridlock, README.md) on the synthetic
+# camera standing in for a webcam, Razor selected and Gridlock targeted once Razor has moved.
+"$duels" match new --figures Razor,Gridlock --journal "$work/evening.jsonl" --seed 7 >/dev/null
+script evening.txt <<'EOF2'
+alpha 5+3 2+2
+pass
+pass
+place Razor 18 12
+place Gridlock 58 58
+choose Razor yellow:d8:ace blue:d8 blue:d10:ace green:d6 2xwhite:d6
+choose Gridlock white:d6 white:d10 blue:d6:ace blue:d8 black:d6:ace black:d10
+EOF2
+"$duels" match play "$work/evening.jsonl" --script "$work/evening.txt" >/dev/null
+script window.ui <<'EOF2'
+wait-for "bases seen 2"
+sleep 10000
+click-base Razor
+hover "camera base Gridlock"
+wait 3
+wait-for "#1"
+wait 5
+EOF2
+gui --match "$work/evening.jsonl" --source synthetic:demo --ui-script "$work/window.ui" \
+  --screenshot "$here/window.png"
 
 # A card game in its tab: Encounters through its console, journaled beside the match.
 script cards.ui <<'EOF2'
