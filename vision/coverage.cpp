@@ -248,7 +248,6 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     }
     out.identity_switches += static_cast<int>(switched.size());
     std::vector<std::pair<cv::Point2d, cv::Point2d>> pairs;  // (reported, truth) of found bases
-    std::vector<double> radii;
     for (const auto& t : truth.bases) {
       const int third =
           std::clamp(static_cast<int>(t.centre_in.y / (spec.table.depth_in / 3)), 0, 2);
@@ -267,7 +266,6 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       if (e > 1.0) ++out.off_by_1in;
       centre_err.push_back(e);
       pairs.emplace_back(it->centre_in, t.centre_in);
-      radii.push_back(t.radius_in);
     }
     for (std::size_t a = 0; a < pairs.size(); ++a) {
       for (std::size_t b = a + 1; b < pairs.size(); ++b) {
