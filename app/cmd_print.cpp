@@ -1,8 +1,10 @@
-// `duels print board|markers` — true-scale printable sheets: a calibration board or ArUco
-// markers (the table's corner set, base markers), each with a 1-inch check bar and its
-// parameters printed on it. PDF (vector, exact size) or PNG (with its DPI stored).
+// `duels print board|markers|bases` — true-scale printable sheets: a calibration board, ArUco
+// markers (the table's corner set, base markers) or the coded rings for the bases' tops, each
+// with a 1-inch check bar and its parameters printed on it. PDF (vector, exact size) or PNG
+// (with its DPI stored).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,6 +12,8 @@
 #include "app/command.hpp"
 #include "calib/printable.hpp"
 #include "calib/units.hpp"
+#include "duels/assets.hpp"
+#include "vision/ring.hpp"
 
 namespace duels::app {
 namespace {
@@ -51,7 +55,8 @@ void report(const std::vector<std::string>& files, const std::string& what,
 }
 
 void add_print(CLI::App& root) {
-  auto* print = root.add_subcommand("print", "Printable calibration boards and ArUco markers");
+  auto* print =
+      root.add_subcommand("print", "Printable calibration boards, ArUco markers and base rings");
   print->require_subcommand(1);
 
   // Flags of `duels print board`.
@@ -170,6 +175,58 @@ void add_print(CLI::App& root) {
                                          calib::format_in(side_in));
     const auto files = calib::write_sheets(m->out, *sheets, m->dpi, what);
     report(files, what, *sheets, m->dpi, m->json);
+  });
+
+  // Flags of `duels print bases`.
+  struct BaseOpts {
+    std::string ids = "0-7";
+    std::vector<std::string> diameters;
+    std::string paper = "letter";
+    std::string out;
+    double dpi = 300;
+    bool json = false;
+  };
+  auto o = std::make_shared<BaseOpts>();
+  auto* bases = print->add_subcommand(
+      "bases",
+      "Coded rings for the bases' tops: `duels print bases --ids 0-7 --out rings.pdf` (every "
+      "base diameter of the figure files unless --diameter is given)");
+  bases
+      ->add_option(
+          "--ids", o->ids,
+          "ring codes, e.g. 0-7 or 0,2,5 (the `marker` of each base; 0-8 lie farthest apart)")
+      ->capture_default_str();
+  bases->add_option("--diameter", o->diameters,
+                    "base diameter with a unit, e.g. 2in or 50mm; repeat for several");
+  bases->add_option("--paper", o->paper, "letter, a4, legal, a3 or tabloid")->capture_default_str();
+  bases->add_option("--out", o->out, "FILE.pdf or FILE.png (one PNG per page)")->required();
+  bases->add_option("--dpi", o->dpi, "PNG resolution")->capture_default_str();
+  bases->add_flag("--json", o->json, "print JSON");
+  bases->callback([o] {
+    const auto ids = calib::parse_id_list(o->ids);
+    if (!ids)
+      throw UsageError(fmt::format("--ids wants a list like 4-11 or 4,6,9, not '{}'", o->ids));
+    std::vector<double> diameters;
+    for (const auto& d : o->diameters)
+      diameters.push_back(length_mm(d, "--diameter") / calib::kMmPerInch);
+    if (diameters.empty()) {
+      // Every base size of the bundled figure files.
+      for (const auto& [name, fig] : load_asset_library(assets_dir()).figures) {
+        if (std::none_of(diameters.begin(), diameters.end(),
+                         [&](double x) { return std::abs(x - fig.base_diameter_in) < 1e-9; }))
+          diameters.push_back(fig.base_diameter_in);
+      }
+      std::sort(diameters.begin(), diameters.end());
+    }
+    const auto sheets = vision::ring_sheets(*ids, diameters, paper_from(o->paper));
+    if (!sheets) throw UsageError(sheets.error());
+    std::string sizes;
+    for (double d : diameters)
+      sizes += (sizes.empty() ? "" : ", ") + calib::format_in(d);
+    const std::string what =
+        fmt::format("{} base rings (codes {}) for {} bases", ids->size(), o->ids, sizes);
+    const auto files = calib::write_sheets(o->out, *sheets, o->dpi, what);
+    report(files, what, *sheets, o->dpi, o->json);
   });
 }
 

@@ -1,15 +1,97 @@
 // `duels bench vision [--source …]` — per-frame medians of the whole marker-mode pipeline and of
 // plain cv::aruco::detectMarkers on the same frames, at 1280x720 and 1920x1080, with the ratio.
+// `duels bench coverage [--target square|ring]` — bases found by depth third, errors and speed
+// on degraded webcam-like scenes (vision/coverage.hpp).
 #include <fmt/format.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "vision/coverage.hpp"
 #include "vision/timing.hpp"
 
 namespace duels::app {
 namespace {
+
+void add_coverage(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "coverage",
+      "Bases found by depth third, centre/gap errors and speed on degraded webcam-like scenes");
+  struct Opts {
+    std::string target = "ring";
+    std::string only;
+    int seeds = 2;
+    int frames = 6;
+    bool json = false;
+  };
+  auto opts = std::make_shared<Opts>();
+  cmd->add_option("--target", opts->target, "what the bases carry: square (ArUco) or ring")
+      ->capture_default_str();
+  cmd->add_option("--only", opts->only, "run only the scenarios whose name contains this");
+  cmd->add_option("--seeds", opts->seeds, "seeded tables per scenario")
+      ->check(CLI::Range(1, 50))
+      ->capture_default_str();
+  cmd->add_option("--frames", opts->frames, "still frames per table (the last one is scored)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  cmd->add_flag("--json", opts->json, "print JSON");
+  cmd->callback([opts] {
+    vision::BaseTargetKind target{};
+    if (opts->target == "square") {
+      target = vision::BaseTargetKind::kSquare;
+    } else if (opts->target == "ring") {
+      target = vision::BaseTargetKind::kRing;
+    } else {
+      throw UsageError(fmt::format("--target is square or ring, not '{}'", opts->target));
+    }
+    nlohmann::json j = nlohmann::json::array();
+    if (!opts->json) {
+      std::cout << fmt::format(
+          "{:<32} {:>7} {:>7} {:>7} {:>6} {:>8} {:>15} {:>15} {:>4} {:>4} {:>14}\n", "scenario",
+          "near", "middle", "far", "found", "located", "centre p50/p95", "gap p50/p95", ">1in",
+          "ids", "ms ours/plain");
+    }
+    for (auto sc : vision::standard_coverage_scenarios(target)) {
+      if (!opts->only.empty() && sc.name.find(opts->only) == std::string::npos) continue;
+      sc.seeds = opts->seeds;
+      sc.frames = opts->frames;
+      const auto r = vision::run_coverage(sc);
+      const auto third = [&](std::size_t k) { return fmt::format("{}/{}", r.found[k], r.all[k]); };
+      if (opts->json) {
+        j.push_back({{"scenario", r.name},
+                     {"degradation", vision::describe(sc.degradation)},
+                     {"found", r.found},
+                     {"all", r.all},
+                     {"located", r.located},
+                     {"centre_p50_in", r.centre_p50_in},
+                     {"centre_p95_in", r.centre_p95_in},
+                     {"gap_p50_in", r.gap_p50_in},
+                     {"gap_p95_in", r.gap_p95_in},
+                     {"off_by_1in", r.off_by_1in},
+                     {"identity_switches", r.identity_switches},
+                     {"pipeline_median_ms", r.pipeline_ms},
+                     {"detect_markers_median_ms", r.detect_markers_ms}});
+      } else {
+        std::cout << fmt::format(
+            "{:<32} {:>7} {:>7} {:>7} {:>4.0f} % {:>6.0f} % {:>6.3f}/{:<7.3f} {:>6.3f}/{:<7.3f} "
+            "{:>4} {:>4} {:>6.2f}/{:<6.2f}\n",
+            r.name, third(0), third(1), third(2),
+            r.all_total() ? 100.0 * r.found_total() / r.all_total() : 0.0,
+            r.all_total() ? 100.0 * (r.located[0] + r.located[1] + r.located[2]) / r.all_total()
+                          : 0.0,
+            r.centre_p50_in, r.centre_p95_in, r.gap_p50_in, r.gap_p95_in, r.off_by_1in,
+            r.identity_switches, r.pipeline_ms, r.detect_markers_ms);
+        std::cout.flush();
+      }
+    }
+    if (opts->json) {
+      std::cout
+          << nlohmann::json{{"target", opts->target}, {"one_core", true}, {"results", j}}.dump()
+          << "\n";
+    }
+  });
+}
 
 void add_bench(CLI::App& root) {
   auto* bench = root.add_subcommand("bench", "Benchmarks of the live parts, in one run each");
@@ -64,6 +146,7 @@ void add_bench(CLI::App& root) {
       std::cout << nlohmann::json{{"scene", spec.name}, {"one_core", true}, {"results", j}}.dump()
                 << "\n";
   });
+  add_coverage(*bench);
 }
 
 }  // namespace

@@ -283,6 +283,13 @@ std::string pdf_document(const std::vector<Sheet>& sheets, const std::string& ti
       content += fmt::format("{:.4f} {:.4f} {:.4f} {:.4f} re\n", r.x * 72.0,
                              h_pt - (r.y + r.height) * 72.0, r.width * 72.0, r.height * 72.0);
     }
+    for (const auto& poly : s.black_polygons_in) {
+      for (std::size_t k = 0; k < poly.size(); ++k) {
+        content += fmt::format("{:.4f} {:.4f} {}\n", poly[k].x * 72.0, h_pt - poly[k].y * 72.0,
+                               k == 0 ? "m" : "l");
+      }
+      if (!poly.empty()) content += "h\n";
+    }
     content += "f\n";
     for (const auto& t : s.text) {
       content += fmt::format("BT /F1 {:.1f} Tf {:.4f} {:.4f} Td ({}) Tj ET\n", t.size_pt,
@@ -316,6 +323,16 @@ cv::Mat rasterize(const Sheet& sheet, double dpi) {
     const int y1 = static_cast<int>(std::lround((r.y + r.height) * dpi));
     const cv::Rect cell = cv::Rect(x0, y0, x1 - x0, y1 - y0) & cv::Rect(0, 0, w, h);
     if (cell.area() > 0) img(cell).setTo(0);
+  }
+  constexpr int kShift = 4;  // sub-pixel polygon vertices
+  for (const auto& poly : sheet.black_polygons_in) {
+    std::vector<cv::Point> pts;
+    for (const auto& p : poly) {
+      pts.emplace_back(static_cast<int>(std::lround(p.x * dpi * (1 << kShift))),
+                       static_cast<int>(std::lround(p.y * dpi * (1 << kShift))));
+    }
+    if (pts.size() >= 3)
+      cv::fillPoly(img, std::vector<std::vector<cv::Point>>{pts}, 0, cv::LINE_AA, kShift);
   }
   const int font = cv::FONT_HERSHEY_SIMPLEX;
   int base = 0;

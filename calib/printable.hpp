@@ -37,6 +37,7 @@ struct SheetText {
 struct Sheet {
   Paper paper;
   std::vector<cv::Rect2d> black_in;
+  std::vector<std::vector<cv::Point2d>> black_polygons_in;  ///< filled polygons (ring targets)
   std::vector<SheetText> text;
   cv::Rect2d check_bar_in;  ///< the 1-inch check bar (also in black_in)
 };

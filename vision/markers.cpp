@@ -13,6 +13,7 @@
 #include "calib/detect.hpp"
 #include "calib/pattern.hpp"
 #include "common/yaml_read.hpp"
+#include "vision/ring.hpp"
 
 namespace duels::vision {
 
@@ -146,8 +147,9 @@ BaseMap parse_base_map(const std::string& text, const std::string& file) {
   for (std::size_t i = 0; i < bases.size(); ++i) {
     const YAML::Node b = bases[i];
     const std::string path = index_path("bases", i);
-    if (!r.expect_map(b, path,
-                      {"marker", "figure", "diameter", "marker_side", "marker_height", "offset"})) {
+    if (!r.expect_map(
+            b, path,
+            {"marker", "figure", "diameter", "marker_side", "marker_height", "offset", "target"})) {
       continue;
     }
     BaseMarker m;
@@ -162,7 +164,18 @@ BaseMap parse_base_map(const std::string& text, const std::string& file) {
     }
     m.figure = r.text(b, "figure", path, true).value_or("");
     m.diameter_in = r.number(b, "diameter", path, true, 0.5, 12).value_or(2);
-    m.marker_side_in = r.number(b, "marker_side", path, true, 0.2, 12).value_or(1);
+    if (auto t = r.text(b, "target", path, false)) {
+      if (*t == "ring") {
+        m.ring = true;
+        if (m.marker_id >= ring_code_count()) {
+          r.error(b["marker"], join_path(path, "marker"),
+                  fmt::format("a ring code from 0 to {}", ring_code_count() - 1), b);
+        }
+      } else if (*t != "square") {
+        r.error(b["target"], join_path(path, "target"), "square or ring", b);
+      }
+    }
+    m.marker_side_in = r.number(b, "marker_side", path, !m.ring, 0.2, 12).value_or(1);
     m.marker_height_in = r.number(b, "marker_height", path, true, 0, 24).value_or(0.75);
     const YAML::Node off = b["offset"];
     if (off.IsDefined() && !off.IsNull()) {
@@ -193,7 +206,7 @@ std::vector<BaseObservation> locate_bases(const std::vector<Detection>& detectio
   std::vector<BaseObservation> out;
   for (const auto& d : detections) {
     const BaseMarker* m = map.find(d.marker_id);
-    if (!m) continue;
+    if (!m || m->ring) continue;
     std::array<cv::Point2d, 4> on_table;
     bool ok = true;
     for (std::size_t k = 0; k < 4 && ok; ++k) {

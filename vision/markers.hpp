@@ -59,8 +59,9 @@ std::optional<std::string> normalize_dictionary_name(const std::string& text);
 
 /// Which figure a marker belongs to and where it sits on the base.
 struct BaseMarker {
-  int marker_id = 0;
-  std::string figure;              ///< figure (or base) name reported by the tracker
+  int marker_id = 0;   ///< the square marker's id, or the ring's code (`target: ring`)
+  bool ring = false;   ///< the base carries a ring (vision/ring.hpp) instead of a square marker
+  std::string figure;  ///< figure (or base) name reported by the tracker
   double diameter_in = 2.0;        ///< the base
   double marker_side_in = 1.0;     ///< printed side of the marker (black border included)
   double marker_height_in = 0.75;  ///< height of the marker's face above the table
@@ -74,7 +75,10 @@ struct BaseMarker {
 /// bases:
 ///   - {marker: 10, figure: Razor, diameter: 2.0, marker_side: 1.0, marker_height: 0.75, offset:
 ///   [0, 0.35]}
+///   - {marker: 5, figure: Kaylee, diameter: 2.0, marker_height: 0.75, target: ring}
 /// ```
+/// `target: ring` — the base carries ring code `marker` round its top's edge (`duels print
+/// bases`); marker_height is then the height of the base's top, marker_side and offset unused.
 struct BaseMap {
   std::string dictionary = "DICT_4X4_50";
   std::vector<BaseMarker> bases;

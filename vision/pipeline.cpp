@@ -57,7 +57,7 @@ cv::Rect band_of_small_markers(const calib::TablePlane& plane, const BaseMap& ma
 }  // namespace
 
 Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detector,
-                   TrackerOptions tracker, SecondLookOptions second)
+                   TrackerOptions tracker, SecondLookOptions second, RingIdentityOptions rings)
     : plane_(std::move(plane)),
       map_(std::move(map)),
       detector_([&] {
@@ -65,10 +65,125 @@ Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detecto
         return detector;
       }()),
       tracker_(tracker),
-      second_(second) {
+      second_(second),
+      ring_options_(rings) {
   for (const auto& b : map_.bases)
     tracker_.name(b.marker_id, b.figure);
-  if (second_.enabled) band_ = band_of_small_markers(plane_, map_, second_.small_marker_px);
+  BaseMap squares;
+  squares.dictionary = map_.dictionary;
+  for (const auto& b : map_.bases) {
+    if (!b.ring) {
+      squares.bases.push_back(b);
+      continue;
+    }
+    std::size_t f = 0;
+    while (f < ring_finders_.size() &&
+           (std::abs(ring_finders_[f].diameter_in() - b.diameter_in) > 1e-9 ||
+            std::abs(ring_finders_[f].top_height_in() - b.marker_height_in) > 1e-9)) {
+      ++f;
+    }
+    if (f == ring_finders_.size()) {
+      ring_finders_.emplace_back(plane_, b.diameter_in, b.marker_height_in);
+      ring_codes_.emplace_back();
+    }
+    ring_codes_[f].push_back(b.marker_id);
+  }
+  any_square_ = !squares.bases.empty();
+  if (second_.enabled && any_square_)
+    band_ = band_of_small_markers(plane_, squares, second_.small_marker_px);
+}
+
+std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, double time_s,
+                                                         std::vector<RingSighting>& seen) {
+  const RingIdentityOptions& o = ring_options_;
+  std::erase_if(ring_tracks_,
+                [&](const RingTrack& t) { return time_s - t.last_seen_s > o.forget_s; });
+  std::vector<char> updated(ring_tracks_.size(), 0);
+  for (std::size_t f = 0; f < ring_finders_.size(); ++f) {
+    std::vector<cv::Point2d> hints;
+    for (const auto& t : ring_tracks_) {
+      if (t.finder == f) hints.push_back(t.centre);
+    }
+    for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()))) {
+      // The same ring as a tracked one nearby (nearest first), or a new one.
+      std::size_t best = ring_tracks_.size();
+      double best_d = o.follow_in;
+      for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+        const double d = cv::norm(ring_tracks_[i].centre - s.centre_in);
+        if (ring_tracks_[i].finder == f && (i >= updated.size() || !updated[i]) && d < best_d) {
+          best_d = d;
+          best = i;
+        }
+      }
+      if (best == ring_tracks_.size()) {
+        RingTrack t;
+        t.finder = f;
+        t.centre = s.centre_in;
+        t.code_sum.assign(kRingCodeSamples, 0.f);
+        t.weight_sum.assign(kRingCodeSamples, 0.f);
+        ring_tracks_.push_back(std::move(t));
+        updated.push_back(0);
+      }
+      RingTrack& t = ring_tracks_[best];
+      updated[best] = 1;
+      if (cv::norm(t.centre - s.centre_in) > o.still_in) {
+        // Moved: its code turned with it; count from this frame on.
+        std::fill(t.code_sum.begin(), t.code_sum.end(), 0.f);
+        std::fill(t.weight_sum.begin(), t.weight_sum.end(), 0.f);
+        t.frames = 0;
+      }
+      for (std::size_t j = 0; j < s.code.size(); ++j) {
+        t.code_sum[j] += s.weight[j] * s.code[j];
+        t.weight_sum[j] += s.weight[j];
+      }
+      ++t.frames;
+      t.centre = s.centre_in;
+      t.last_seen_s = time_s;
+      seen.push_back(std::move(s));
+    }
+  }
+  // Read the accumulated codes: new rings every frame, named ones now and then (a wrong name
+  // is corrected when the evidence turns clearly against it).
+  for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+    RingTrack& t = ring_tracks_[i];
+    if (!updated[i] || (t.id >= 0 && t.frames % 5 != 1)) continue;
+    std::vector<float> mean(kRingCodeSamples, 0.f);
+    for (std::size_t j = 0; j < mean.size(); ++j)
+      mean[j] = t.weight_sum[j] > 0 ? t.code_sum[j] / t.weight_sum[j] : 0.f;
+    const RingDecode d = decode_ring(mean, t.weight_sum, ring_codes_[t.finder]);
+    const bool confident = d.id >= 0 && d.score >= o.min_score && d.margin >= o.min_margin;
+    if (!confident) continue;
+    if (t.id >= 0 && d.id != t.id && d.margin < 2 * o.min_margin) continue;
+    // One ring per code: the better-read ring keeps it.
+    bool beaten = false;
+    for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
+      RingTrack& other = ring_tracks_[k];
+      if (k == i || other.id != d.id) continue;
+      if (other.score >= d.score) {
+        beaten = true;
+      } else {
+        other.id = -1;
+        other.score = 0;
+      }
+    }
+    if (beaten) continue;
+    t.id = d.id;
+    t.score = d.score;
+    t.facing_deg = d.facing_deg;
+  }
+  std::vector<BaseObservation> out;
+  for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+    const RingTrack& t = ring_tracks_[i];
+    if (!updated[i] || t.id < 0) continue;
+    BaseObservation ob;
+    ob.marker_id = t.id;
+    ob.centre_in = t.centre;
+    ob.angle_deg = t.facing_deg;
+    ob.radius_in = ring_finders_[t.finder].diameter_in() / 2;
+    ob.confidence = std::clamp(t.score, 0.0, 1.0);
+    out.push_back(ob);
+  }
+  return out;
 }
 
 std::vector<cv::Rect> Pipeline::second_look_regions(const std::vector<Detection>& found,
@@ -81,7 +196,7 @@ std::vector<cv::Rect> Pipeline::second_look_regions(const std::vector<Detection>
   };
   bool unseen_missing = false;
   for (const auto& m : map_.bases) {
-    if (was_found(m.marker_id)) continue;
+    if (m.ring || was_found(m.marker_id)) continue;
     const auto last = std::find_if(last_.begin(), last_.end(), [&](const TrackedBase& b) {
       return b.marker_id == m.marker_id && b.state != BaseState::kLost;
     });
@@ -125,7 +240,7 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
   }
   PipelineResult r;
   const cv::Mat gray = calib::to_gray(image);
-  r.detections = detector_.detect_gray(gray, cv::Rect(0, 0, gray.cols, gray.rows));
+  if (any_square_) r.detections = detector_.detect_gray(gray, cv::Rect(0, 0, gray.cols, gray.rows));
   for (const cv::Rect& region : second_look_regions(r.detections, frame)) {
     ++r.second_looks;
     for (const Detection& d : detector_.detect_gray(gray, region, second_.upscale)) {
@@ -141,6 +256,10 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
   std::sort(r.detections.begin(), r.detections.end(),
             [](const Detection& a, const Detection& b) { return a.marker_id < b.marker_id; });
   r.observations = locate_bases(r.detections, map_, plane_);
+  if (!ring_finders_.empty()) {
+    for (auto& o : ring_observations(gray, time_s, r.rings))
+      r.observations.push_back(o);
+  }
   r.state = measure_table(frame, time_s, tracker_.update(r.observations, time_s));
   last_ = r.state.bases;
   ++processed_;
@@ -158,6 +277,7 @@ BaseMap base_map_from_scene(const SceneSpec& scene) {
     m.marker_side_in = b.marker_side_in;
     m.marker_height_in = b.height_in;
     m.offset_in = b.marker_offset_in;
+    m.ring = b.target == BaseTargetKind::kRing;
     map.bases.push_back(m);
   }
   return map;

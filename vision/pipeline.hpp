@@ -9,6 +9,7 @@
 
 #include "calib/table.hpp"
 #include "vision/markers.hpp"
+#include "vision/ring.hpp"
 #include "vision/scene.hpp"
 #include "vision/tracker.hpp"
 
@@ -31,8 +32,20 @@ struct PipelineResult {
   std::vector<Detection> detections;
   std::vector<BaseObservation> observations;
   TableState state;
-  int second_looks = 0;     ///< regions looked at again this frame
-  int found_on_second = 0;  ///< markers only the second look found
+  int second_looks = 0;             ///< regions looked at again this frame
+  int found_on_second = 0;          ///< markers only the second look found
+  std::vector<RingSighting> rings;  ///< rings seen this frame (named or not yet)
+};
+
+/// How rings earn their identity: codes are read every frame and, while a ring stands still,
+/// added up over frames; a ring keeps the identity it earned while it is tracked (it may then
+/// move, turn or be hidden briefly).
+struct RingIdentityOptions {
+  double min_score = 0.7;    ///< agreement of the accumulated code with the best code
+  double min_margin = 0.18;  ///< over the next-best code of the bases in play
+  double still_in = 0.15;    ///< a ring within this of its last place is standing still
+  double follow_in = 1.5;    ///< a ring within this of a tracked one is the same ring
+  double forget_s = 3.0;     ///< a ring not seen for this long is forgotten
 };
 
 /// Detector, base map, table plane and tracker together. Frames must have the calibration's
@@ -40,7 +53,8 @@ struct PipelineResult {
 class Pipeline {
  public:
   Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detector = {},
-           TrackerOptions tracker = {}, SecondLookOptions second = {});
+           TrackerOptions tracker = {}, SecondLookOptions second = {},
+           RingIdentityOptions rings = {});
   PipelineResult process(const cv::Mat& image, std::int64_t frame, double time_s);
   [[nodiscard]] const calib::TablePlane& plane() const { return plane_; }
   [[nodiscard]] const BaseMap& map() const { return map_; }
@@ -50,6 +64,20 @@ class Pipeline {
  private:
   std::vector<cv::Rect> second_look_regions(const std::vector<Detection>& found,
                                             std::int64_t frame) const;
+  std::vector<BaseObservation> ring_observations(const cv::Mat& gray, double time_s,
+                                                 std::vector<RingSighting>& seen);
+
+  struct RingTrack {
+    std::size_t finder = 0;
+    cv::Point2d centre;
+    std::vector<float> code_sum;  // Σ weight·sample while standing still
+    std::vector<float> weight_sum;
+    int id = -1;
+    double score = 0;
+    double facing_deg = 0;
+    double last_seen_s = 0;
+    int frames = 0;
+  };
 
   calib::TablePlane plane_;
   BaseMap map_;
@@ -58,6 +86,11 @@ class Pipeline {
   SecondLookOptions second_;
   cv::Rect band_;
   std::vector<TrackedBase> last_;  ///< the previous frame's bases
+  RingIdentityOptions ring_options_;
+  std::vector<RingFinder> ring_finders_;      ///< one per base size carrying rings
+  std::vector<std::vector<int>> ring_codes_;  ///< the codes in play, per finder
+  std::vector<RingTrack> ring_tracks_;
+  bool any_square_ = false;
   std::int64_t processed_ = 0;
 };
 

@@ -53,11 +53,17 @@ struct Keyframe {
   double angle_deg = 90;  ///< facing direction, counter-clockwise from +x (90 = away from player)
 };
 
+/// What a base carries to be found by: a square ArUco marker on its top (`marker_side`,
+/// `marker_offset`), or a coded ring printed round the outer edge of its top (vision/ring.hpp;
+/// the ring's code is the base's `marker` id).
+enum class BaseTargetKind { kSquare, kRing };
+
 /// A base in a synthetic scene: its marker, its looks and its scripted path.
 struct SceneBaseSpec {
   std::string id;
   std::string figure;  ///< figure name, may be empty
   int marker_id = 0;
+  BaseTargetKind target = BaseTargetKind::kSquare;
   double diameter_in = 2.0;
   double height_in = 0.75;
   double marker_side_in = 1.0;

@@ -1,0 +1,266 @@
+// The base ring (vision/ring.hpp) and the webcam degradations (vision/degrade.hpp): the code
+// book, reading codes at any rotation, the sheets, and — on small seeded degraded scenes —
+// the found rate and error bounds of `duels bench coverage` (not timed; the full run is the
+// bench).
+#include <gtest/gtest.h>
+
+#include <opencv2/imgproc.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+#include "calib/printable.hpp"
+#include "vision/coverage.hpp"
+#include "vision/degrade.hpp"
+#include "vision/markers.hpp"
+#include "vision/pipeline.hpp"
+#include "vision/render.hpp"
+#include "vision/ring.hpp"
+
+namespace duels::vision {
+namespace {
+
+// The smallest turn (degrees) that maps code `id` onto itself (360 for most codes).
+double period_deg(int id) {
+  const auto c = *ring_code(id);
+  for (int k = 1; k < kRingSectors; ++k) {
+    bool same = true;
+    for (int i = 0; i < kRingSectors; ++i)
+      same &= c[static_cast<std::size_t>(i)] == c[static_cast<std::size_t>((i + k) % kRingSectors)];
+    if (same) return 360.0 * k / kRingSectors;
+  }
+  return 360.0;
+}
+
+// Facing error modulo the code's own symmetry.
+double facing_error(double got, double want, double period) {
+  const double e = std::fmod(std::abs(got - want), period);
+  return std::min(e, period - e);
+}
+
+TEST(RingCode, EnoughCodesAndAnyTwoDifferUnderEveryRotation) {
+  ASSERT_GE(ring_code_count(), 40);
+  for (int a = 0; a < ring_code_count(); ++a) {
+    const auto ca = *ring_code(a);
+    int black = 0;
+    for (bool b : ca)
+      black += b;
+    EXPECT_GT(black, 0) << a;
+    EXPECT_LT(black, kRingSectors) << a;
+    for (int b = a + 1; b < ring_code_count(); ++b) {
+      const auto cb = *ring_code(b);
+      for (int k = 0; k < kRingSectors; ++k) {
+        int diff = 0;
+        for (int i = 0; i < kRingSectors; ++i)
+          diff += ca[static_cast<std::size_t>(i)] !=
+                  cb[static_cast<std::size_t>((i + k) % kRingSectors)];
+        EXPECT_GE(diff, 2) << a << " vs " << b << " turned " << k;
+      }
+    }
+  }
+  EXPECT_FALSE(ring_code(-1));
+  EXPECT_FALSE(ring_code(ring_code_count()));
+}
+
+TEST(RingCode, ShadeFollowsTheBands) {
+  const double r = 1.0;
+  EXPECT_EQ(ring_shade(7, r, {0, 0.9}), 1.0);  // rim: white
+  EXPECT_FALSE(ring_shade(7, r, {0, 0.3}));    // the middle is not printed
+  EXPECT_FALSE(ring_shade(7, r, {0, 1.05}));   // off the base
+  const auto code = *ring_code(7);
+  // Sector 0 starts at the front (+y) and runs counter-clockwise (toward −x).
+  const double a = 2 * CV_PI / kRingSectors * 0.5;
+  const cv::Point2d mid0(-0.6 * std::sin(a), 0.6 * std::cos(a));
+  EXPECT_EQ(ring_shade(7, r, mid0), code[0] ? 0.0 : 1.0);
+}
+
+TEST(RingCode, DecodesEveryCodeAtAnyTurnWithSomeSectorsHidden) {
+  // Codes 0-17 (at least 3 sectors apart) survive an eighth of the ring hidden plus noise.
+  std::vector<int> all;
+  for (int i = 0; i < 18; ++i)
+    all.push_back(i);
+  cv::RNG rng(5);
+  for (int id : all) {
+    const double turn = rng.uniform(0.0, 360.0);
+    std::vector<float> code(kRingCodeSamples);
+    std::vector<float> weight(kRingCodeSamples, 1.f);
+    for (int j = 0; j < kRingCodeSamples; ++j) {
+      const double a = 360.0 * (j + 0.5) / kRingCodeSamples;  // table angle of the sample
+      double rel = std::fmod(a - turn + 720.0, 360.0);
+      const int sector = static_cast<int>(rel / (360.0 / kRingSectors));
+      code[static_cast<std::size_t>(j)] =
+          (*ring_code(id))[static_cast<std::size_t>(sector)] ? 1.f : -1.f;
+      code[static_cast<std::size_t>(j)] += static_cast<float>(rng.gaussian(0.3));
+    }
+    // A figure hides an eighth of the ring.
+    const int from = rng.uniform(0, kRingCodeSamples);
+    for (int j = 0; j < kRingCodeSamples / 8; ++j)
+      weight[static_cast<std::size_t>((from + j) % kRingCodeSamples)] = 0.f;
+    const RingDecode d = decode_ring(code, weight, all);
+    EXPECT_EQ(d.id, id);
+    EXPECT_GT(d.margin, 0.1) << id;
+    EXPECT_LT(facing_error(d.facing_deg, turn, period_deg(id)), 2 * 360.0 / kRingCodeSamples + 1e-9)
+        << id;
+  }
+}
+
+TEST(RingSheets, TrueScaleWithCutLinesAndCheckBar) {
+  const auto sheets = ring_sheets({4, 5, 6}, {2.0, 2.5}, *calib::paper_by_name("letter"));
+  ASSERT_TRUE(sheets) << sheets.error();
+  ASSERT_EQ(sheets->size(), 1U);
+  const auto& s = sheets->front();
+  EXPECT_DOUBLE_EQ(s.check_bar_in.width, 1.0);
+  EXPECT_GT(s.black_polygons_in.size(), 6U * 12);  // code sectors plus dashed cut lines
+  // The printed outer cut line lies just outside a 2" base's rim.
+  double far = 0;
+  for (const auto& poly : s.black_polygons_in) {
+    for (const auto& p : poly)
+      far = std::max(far, p.y);
+  }
+  EXPECT_LT(far, s.paper.height_in);
+  const cv::Mat img = calib::rasterize(s, 100);
+  EXPECT_LT(cv::mean(img)[0], 250);
+  EXPECT_FALSE(ring_sheets({ring_code_count()}, {2.0}, *calib::paper_by_name("letter")));
+  EXPECT_FALSE(ring_sheets({4}, {12.0}, *calib::paper_by_name("letter")));
+}
+
+TEST(BaseMapRing, ParsesTargetAndRejectsBadOnes) {
+  const auto map = parse_base_map(
+      "schema_version: 1\nbases:\n  - {marker: 5, figure: K, diameter: 2, marker_height: 0.75, "
+      "target: ring}\n",
+      "m.yaml");
+  ASSERT_EQ(map.bases.size(), 1U);
+  EXPECT_TRUE(map.bases[0].ring);
+  EXPECT_THROW(parse_base_map("schema_version: 1\nbases:\n  - {marker: 5, figure: K, diameter: 2, "
+                              "marker_height: 0.75, target: hexagon}\n",
+                              "m.yaml"),
+               DataException);
+  EXPECT_THROW(
+      parse_base_map("schema_version: 1\nbases:\n  - {marker: 500, figure: K, diameter: 2, "
+                     "marker_height: 0.75, target: ring}\n",
+                     "m.yaml"),
+      DataException);
+}
+
+TEST(Degrade, SeededAndSeparateFromTheRenderer) {
+  cv::Mat img(120, 160, CV_8UC3, cv::Scalar(128, 128, 128));
+  cv::rectangle(img, {40, 30, 60, 50}, cv::Scalar(250, 250, 250), cv::FILLED);
+  const Degradation d = typical_webcam();
+  const cv::Mat a = degrade(img, d, 3);
+  const cv::Mat b = degrade(img, d, 3);
+  const cv::Mat c = degrade(img, d, 4);
+  EXPECT_EQ(cv::norm(a, b, cv::NORM_INF), 0);
+  EXPECT_GT(cv::norm(a, c, cv::NORM_L1), 0);
+  // Blur softens the square's edge; the gradient and vignetting darken one corner more.
+  Degradation blur_only;
+  blur_only.blur_sigma_px = 1.2;
+  const cv::Mat s = degrade(img, blur_only);
+  EXPECT_GT(s.at<cv::Vec3b>(30, 70)[0], 128);
+  EXPECT_LT(s.at<cv::Vec3b>(30, 70)[0], 250);
+  Degradation light;
+  light.vignetting = 0.3;
+  const cv::Mat l = degrade(img, light);
+  EXPECT_LT(l.at<cv::Vec3b>(0, 0)[0], 100);
+  EXPECT_EQ(l.at<cv::Vec3b>(60, 80)[0], img.at<cv::Vec3b>(60, 80)[0]);
+  Degradation bad;
+  bad.jpeg_quality = 101;
+  EXPECT_THROW((void)degrade(img, bad), DataException);
+}
+
+// The seeded CI version of `duels bench coverage`: a 720p webcam scene with figures facing
+// anywhere, packed groups, blur, noise, JPEG 70 and uneven light, and a lens off by 0.5 %.
+CoverageScenario small_scenario(BaseTargetKind target) {
+  CoverageScenario s;
+  s.name = "ci 720p";
+  s.size = {1280, 720};
+  s.hfov_deg = 70;
+  s.distance_in = 61;
+  s.elevation_deg = 45;
+  s.bases = 12;
+  s.packed = 3;
+  s.target = target;
+  s.degradation.blur_sigma_px = 1.0;
+  s.seeds = 1;
+  s.frames = 4;
+  return s;
+}
+
+TEST(Coverage, RingsLocatedAcrossTheTableWithinTheErrorBounds) {
+  const CoverageResult r = run_coverage(small_scenario(BaseTargetKind::kRing));
+  ASSERT_GE(r.all_total(), 10);
+  // Rings are located in every third of the table's depth (measured when written: see
+  // docs/base-targets.md; the goal of issue 15 is all of them).
+  const int located = r.located[0] + r.located[1] + r.located[2];
+  std::printf("located %d/%d/%d of %d/%d/%d, named %d\n", r.located[0], r.located[1], r.located[2],
+              r.all[0], r.all[1], r.all[2], r.found_total());
+  EXPECT_GE(located, r.all_total() - 3);
+  for (std::size_t k = 0; k < 3; ++k)
+    EXPECT_GE(r.located[k], 1) << "third " << k;
+  // Named (identity read from the code): what the scene reaches today, at least; never a wrong
+  // name, and the named ones within the issue's error bounds.
+  EXPECT_GE(r.found_total(), 4) << r.found_total() << "/" << r.all_total();
+  EXPECT_LE(r.centre_p95_in, 0.10);
+  EXPECT_LE(r.gap_p95_in, 0.12);
+  EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.identity_switches, 0);
+}
+
+TEST(Coverage, SquareMarkersStillReadWhereTheyAreInView) {
+  // Square markers stay supported: the same pipeline on the same kind of scene finds some.
+  const CoverageResult r = run_coverage(small_scenario(BaseTargetKind::kSquare));
+  EXPECT_GE(r.found_total(), 2);
+  EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.identity_switches, 0);
+}
+
+}  // namespace
+}  // namespace duels::vision
+
+namespace duels::vision {
+namespace {
+
+// The renderer and the reader agree on the ring's layout: close, sharp, clean, every code
+// read right at any facing, centres within a few hundredths of an inch.
+TEST(RingFinder, ReadsRenderedRingsCloseUp) {
+  CoverageScenario sc;
+  sc.size = {1920, 1080};
+  sc.hfov_deg = 60;
+  sc.distance_in = 50;
+  sc.elevation_deg = 70;
+  sc.bases = 9;
+  sc.packed = 3;
+  sc.target = BaseTargetKind::kRing;
+  SceneSpec spec = coverage_scene(sc, 3);
+  spec.bases.resize(std::min<std::size_t>(spec.bases.size(), 9));
+  for (auto& b : spec.bases)
+    b.figure_height_in = 0;  // nothing hides the rings
+  SceneRenderer renderer(spec);
+  FrameTruth truth;
+  const cv::Mat img = renderer.render(0, &truth);
+  cv::Mat gray;
+  cv::cvtColor(img, gray, cv::COLOR_BGR2GRAY);
+  RingFinder finder(renderer.plane(), 2.0, 0.75);
+  const auto rings = finder.find(gray, {}, 9);
+  std::vector<int> ids;
+  for (const auto& t : truth.bases)
+    ids.push_back(t.marker_id);
+  int matched = 0;
+  for (const auto& t : truth.bases) {
+    for (const auto& s : rings) {
+      if (cv::norm(s.centre_in - t.centre_in) > 0.5) continue;
+      ++matched;
+      EXPECT_LT(cv::norm(s.centre_in - t.centre_in), 0.03) << t.marker_id;
+      const RingDecode d = decode_ring(s.code, s.weight, ids);
+      EXPECT_EQ(d.id, t.marker_id) << "facing " << t.angle_deg;
+      EXPECT_LT(facing_error(d.facing_deg, std::fmod(t.angle_deg + 720.0, 360.0),
+                             period_deg(t.marker_id)),
+                10.0)
+          << t.marker_id;
+    }
+  }
+  EXPECT_EQ(matched, static_cast<int>(truth.bases.size()));
+}
+
+}  // namespace
+}  // namespace duels::vision

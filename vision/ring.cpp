@@ -1,0 +1,597 @@
+#include "vision/ring.hpp"
+
+#include <fmt/format.h>
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <numeric>
+
+namespace duels::vision {
+namespace {
+
+constexpr int kN = kRingSectors;
+constexpr unsigned kAll = (1U << kN) - 1;
+
+unsigned rotl(unsigned w, int k) {
+  return ((w << k) | (w >> (kN - k))) & kAll;
+}
+
+int runs(unsigned w) {
+  int n = 0;
+  for (int i = 0; i < kN; ++i)
+    n += ((w >> i) & 1U) != ((w >> ((i + 1) % kN)) & 1U);
+  return n;
+}
+
+// The codebook: necklaces (smallest rotation as representative), built in layers so the first
+// codes lie farthest apart: codes 0… differ from each other in at least 4 sectors under every
+// rotation, then codes at least 3 apart join, then the rest at least 2 apart. Within a layer
+// fewer black/white runs come first (wide features survive blur).
+const std::vector<unsigned>& codebook() {
+  static const std::vector<unsigned> book = [] {
+    std::vector<unsigned> words;
+    for (unsigned w = 1; w < kAll; ++w) {
+      bool canonical = true;
+      for (int k = 1; k < kN && canonical; ++k)
+        canonical = rotl(w, k) >= w;
+      if (canonical) words.push_back(w);
+    }
+    std::stable_sort(words.begin(), words.end(),
+                     [](unsigned a, unsigned b) { return runs(a) < runs(b); });
+    std::vector<unsigned> chosen;
+    for (int distance : {4, 3, 2}) {
+      for (unsigned w : words) {
+        if (std::find(chosen.begin(), chosen.end(), w) != chosen.end()) continue;
+        bool far_enough = true;
+        for (unsigned c : chosen) {
+          for (int k = 0; k < kN && far_enough; ++k)
+            far_enough = std::popcount(rotl(w, k) ^ c) >= distance;
+        }
+        if (far_enough) chosen.push_back(w);
+      }
+    }
+    return chosen;
+  }();
+  return book;
+}
+
+double bilinear(const cv::Mat& g, double x, double y) {
+  if (x < 0 || y < 0 || x > g.cols - 1.001 || y > g.rows - 1.001) return -1;
+  const int x0 = static_cast<int>(x);
+  const int y0 = static_cast<int>(y);
+  const double fx = x - x0;
+  const double fy = y - y0;
+  const unsigned char* r0 = g.ptr<unsigned char>(y0);
+  const unsigned char* r1 = g.ptr<unsigned char>(y0 + 1);
+  return (1 - fy) * ((1 - fx) * r0[x0] + fx * r0[x0 + 1]) +
+         fy * ((1 - fx) * r1[x0] + fx * r1[x0 + 1]);
+}
+
+// Circle through points: algebraic (Kåsa) start, then Gauss-Newton on the geometric distance.
+// With `fixed_r` > 0 only the centre is fitted.
+bool fit_circle(const std::vector<cv::Point2d>& p, cv::Point2d& c, double& r, double fixed_r) {
+  if (p.size() < 3) return false;
+  if (fixed_r <= 0) {
+    cv::Mat a(static_cast<int>(p.size()), 3, CV_64F);
+    cv::Mat b(static_cast<int>(p.size()), 1, CV_64F);
+    for (int i = 0; i < a.rows; ++i) {
+      const auto& q = p[static_cast<std::size_t>(i)];
+      a.at<double>(i, 0) = 2 * q.x;
+      a.at<double>(i, 1) = 2 * q.y;
+      a.at<double>(i, 2) = 1;
+      b.at<double>(i) = q.x * q.x + q.y * q.y;
+    }
+    cv::Mat x;
+    if (!cv::solve(a, b, x, cv::DECOMP_SVD)) return false;
+    c = {x.at<double>(0), x.at<double>(1)};
+    r = std::sqrt(std::max(0.0, x.at<double>(2) + c.x * c.x + c.y * c.y));
+  } else {
+    r = fixed_r;
+  }
+  for (int it = 0; it < 10; ++it) {
+    cv::Matx33d jtj = cv::Matx33d::zeros();
+    cv::Vec3d jtr(0, 0, 0);
+    for (const auto& q : p) {
+      const cv::Point2d d = q - c;
+      const double n = std::max(1e-9, std::hypot(d.x, d.y));
+      const double res = n - r;
+      const cv::Vec3d j(-d.x / n, -d.y / n, fixed_r > 0 ? 0.0 : -1.0);
+      jtj += j * j.t();
+      jtr += j * res;
+    }
+    if (fixed_r > 0) jtj(2, 2) = 1;
+    cv::Vec3d step;
+    if (!cv::solve(jtj, -jtr, step, cv::DECOMP_CHOLESKY)) return false;
+    c += cv::Point2d(step[0], step[1]);
+    r += step[2];
+    if (std::abs(step[0]) + std::abs(step[1]) + std::abs(step[2]) < 1e-7) break;
+  }
+  return std::isfinite(c.x) && std::isfinite(c.y) && r > 0;
+}
+
+}  // namespace
+
+int ring_code_count() {
+  return static_cast<int>(codebook().size());
+}
+
+std::optional<std::array<bool, kRingSectors>> ring_code(int id) {
+  if (id < 0 || id >= ring_code_count()) return std::nullopt;
+  const unsigned w = codebook()[static_cast<std::size_t>(id)];
+  std::array<bool, kRingSectors> out{};
+  for (int i = 0; i < kN; ++i)
+    out[static_cast<std::size_t>(i)] = ((w >> i) & 1U) != 0;
+  return out;
+}
+
+std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local) {
+  const double r = std::hypot(local.x, local.y);
+  if (r > radius_in || r < kRingCodeInner * radius_in) return std::nullopt;
+  if (r >= kRingRimInner * radius_in) return 1.0;
+  const auto code = ring_code(id);
+  if (!code) return 1.0;
+  double phi = std::atan2(-local.x, local.y);  // from the facing direction, counter-clockwise
+  if (phi < 0) phi += 2 * CV_PI;
+  const int sector = std::min(kN - 1, static_cast<int>(phi / (2 * CV_PI / kN)));
+  return (*code)[static_cast<std::size_t>(sector)] ? 0.0 : 1.0;
+}
+
+RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,
+                       const std::vector<int>& candidates) {
+  RingDecode best;
+  best.score = -2;
+  double second = -2;
+  constexpr int m = kRingCodeSamples;
+  constexpr int per = m / kN;
+  if (static_cast<int>(code.size()) != m || static_cast<int>(weight.size()) != m) return best;
+  // Samples near a sector boundary count less (the rotation is known only to a sample).
+  std::array<double, per> within{};
+  for (int p = 0; p < per; ++p) {
+    const double d = std::min(p + 0.5, per - p - 0.5) / (per / 2.0);  // 0 at edges … 1 mid
+    within[static_cast<std::size_t>(p)] = std::min(1.0, 0.2 + 1.2 * d);
+  }
+  double norm = 0;
+  for (int j = 0; j < m; ++j)
+    norm += weight[static_cast<std::size_t>(j)] * std::abs(code[static_cast<std::size_t>(j)]);
+  if (norm <= 0) return best;
+  std::vector<double> ws(m);
+  std::vector<double> wa(m);
+  for (int j = 0; j < m; ++j) {
+    ws[static_cast<std::size_t>(j)] =
+        weight[static_cast<std::size_t>(j)] * code[static_cast<std::size_t>(j)];
+    wa[static_cast<std::size_t>(j)] =
+        weight[static_cast<std::size_t>(j)] * std::abs(code[static_cast<std::size_t>(j)]);
+  }
+  for (int id : candidates) {
+    const auto bits = ring_code(id);
+    if (!bits) continue;
+    double id_best = -2;
+    int id_shift = 0;
+    for (int t = 0; t < m; t += 2) {
+      double sum = 0;
+      double wsum = 0;
+      for (int j = 0; j < m; ++j) {
+        const int i = (j - t + m) % m;
+        const double w = within[static_cast<std::size_t>(i % per)];
+        sum += w * ws[static_cast<std::size_t>(j)] *
+               ((*bits)[static_cast<std::size_t>(i / per)] ? 1 : -1);
+        wsum += w * wa[static_cast<std::size_t>(j)];
+      }
+      const double sc = wsum > 0 ? sum / wsum : 0;
+      if (sc > id_best) {
+        id_best = sc;
+        id_shift = t;
+      }
+    }
+    if (id_best > best.score) {
+      second = best.score;
+      best.score = id_best;
+      best.id = id;
+      best.facing_deg = 360.0 * id_shift / m;
+    } else if (id_best > second) {
+      second = id_best;
+    }
+  }
+  best.margin = second > -2 ? best.score - second : best.score;
+  return best;
+}
+
+RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in)
+    : plane_(plane), radius_(diameter_in / 2), height_(top_height_in) {
+  // Top view: about 4 pixels across the ring's radius.
+  ppi_ = std::clamp(7.0 / radius_, 3.0, 14.0);
+  const auto& t = plane_.table();
+  const int w = static_cast<int>(std::lround(t.width_in * ppi_));
+  const int h = static_cast<int>(std::lround(t.depth_in * ppi_));
+  map_x_.create(h, w, CV_32F);
+  map_y_.create(h, w, CV_32F);
+  for (int v = 0; v < h; ++v) {
+    for (int u = 0; u < w; ++u) {
+      const auto px =
+          plane_.table_to_image({(u + 0.5) / ppi_, t.depth_in - (v + 0.5) / ppi_, height_});
+      map_x_.at<float>(v, u) = px ? static_cast<float>(px->x) : -1.f;
+      map_y_.at<float>(v, u) = px ? static_cast<float>(px->y) : -1.f;
+    }
+  }
+  const double rp = radius_ * ppi_;
+  const int half = static_cast<int>(std::ceil(1.35 * rp));
+  kernel_ = cv::Mat(2 * half + 1, 2 * half + 1, CV_32F, cv::Scalar(0));
+  double pos = 0;
+  double neg = 0;
+  for (int y = -half; y <= half; ++y) {
+    for (int x = -half; x <= half; ++x) {
+      const double r = std::hypot(x, y) / rp;
+      if (r >= 0.72 && r <= 0.98) pos += 1;
+      if (r >= 1.05 && r <= 1.35) neg += 1;
+    }
+  }
+  for (int y = -half; y <= half; ++y) {
+    for (int x = -half; x <= half; ++x) {
+      const double r = std::hypot(x, y) / rp;
+      float& k = kernel_.at<float>(y + half, x + half);
+      if (r >= 0.72 && r <= 0.98) k = static_cast<float>(1 / pos);
+      if (r >= 1.05 && r <= 1.35) k = static_cast<float>(-1 / neg);
+    }
+  }
+}
+
+std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d guess,
+                                                bool wide) const {
+  const double R = radius_;
+  // Rays from the guess: the rim's outer edge is the strongest bright → dark step outwards
+  // (inside it the steps outward are dark → bright: the middle to the code, black sectors to
+  // the rim).
+  constexpr int kKnots = 4;
+  const double rho0 = (wide ? 0.5 : 0.62) * R;
+  const double rho1 = (wide ? 1.45 : 1.38) * R;
+  const double lo = (wide ? 0.58 : 0.82) * R;
+  const double hi = (wide ? 1.32 : 1.2) * R;
+  std::vector<cv::Point2d> rim;
+  std::vector<int> rim_ray;
+  std::vector<double> inside_level;
+  std::vector<double> outside_level;
+  for (int k = 0; k < kRingRays; ++k) {
+    const double a = 2 * CV_PI * k / kRingRays;
+    const cv::Point2d u(std::cos(a), std::sin(a));
+    std::array<cv::Point2d, kKnots> knot;
+    bool ok = true;
+    for (int q = 0; q < kKnots && ok; ++q) {
+      const double rho = rho0 + (rho1 - rho0) * q / (kKnots - 1);
+      const auto px = plane_.table_to_image({guess.x + rho * u.x, guess.y + rho * u.y, height_});
+      ok = px.has_value();
+      if (ok) knot[static_cast<std::size_t>(q)] = *px;
+    }
+    if (!ok) continue;
+    const double len_px = cv::norm(knot[kKnots - 1] - knot[0]);
+    const int n = std::clamp(static_cast<int>(len_px / 0.35), 8, 200);
+    std::vector<double> prof(static_cast<std::size_t>(n));
+    bool inside = true;
+    for (int i = 0; i < n && inside; ++i) {
+      const double f = static_cast<double>(i) / (n - 1) * (kKnots - 1);
+      const int seg = std::min(kKnots - 2, static_cast<int>(f));
+      const double g = f - seg;
+      const cv::Point2d p = knot[static_cast<std::size_t>(seg)] * (1 - g) +
+                            knot[static_cast<std::size_t>(seg) + 1] * g;
+      prof[static_cast<std::size_t>(i)] = bilinear(gray, p.x, p.y);
+      inside = prof[static_cast<std::size_t>(i)] >= 0;
+    }
+    if (!inside) continue;
+    const double step = (rho1 - rho0) / (n - 1);
+    // Derivative over ±1 sample; search the rim between 0.82 R and 1.2 R.
+    int best = -1;
+    double best_d = 0;
+    for (int i = 1; i + 1 < n; ++i) {
+      const double rho = rho0 + i * step;
+      if (rho < lo || rho > hi) continue;
+      const double d =
+          prof[static_cast<std::size_t>(i + 1)] - prof[static_cast<std::size_t>(i - 1)];
+      if (d < best_d) {
+        best_d = d;
+        best = i;
+      }
+    }
+    if (best < 2 || best + 2 >= n) continue;
+    const double dm =
+        prof[static_cast<std::size_t>(best)] - prof[static_cast<std::size_t>(best - 2)];
+    const double d0 = best_d;
+    const double dp =
+        prof[static_cast<std::size_t>(best + 2)] - prof[static_cast<std::size_t>(best)];
+    const double den = dm - 2 * d0 + dp;
+    const double off = std::abs(den) > 1e-9 ? std::clamp(0.5 * (dm - dp) / den, -0.5, 0.5) : 0.0;
+    const double rho = rho0 + (best + off) * step;
+    rim.push_back(guess + rho * u);
+    rim_ray.push_back(k);
+    const int in_i = std::max(0, best - static_cast<int>(0.08 * R / step) - 1);
+    const int out_i = std::min(n - 1, best + static_cast<int>(0.08 * R / step) + 1);
+    inside_level.push_back(prof[static_cast<std::size_t>(in_i)]);
+    outside_level.push_back(prof[static_cast<std::size_t>(out_i)]);
+  }
+  if (static_cast<int>(rim.size()) < kRingRays / 2) return std::nullopt;
+  // Robust fit: free radius first, trimmed twice; the radius must be the base's.
+  std::vector<char> keep(rim.size(), 1);
+  cv::Point2d c = guess;
+  double r = R;
+  for (int pass = 0; pass < 4; ++pass) {
+    std::vector<cv::Point2d> pts;
+    for (std::size_t i = 0; i < rim.size(); ++i) {
+      if (keep[i]) pts.push_back(rim[i]);
+    }
+    if (static_cast<int>(pts.size()) < kRingRays / 2) return std::nullopt;
+    const bool free_r = pass < 3;
+    if (!fit_circle(pts, c, r, free_r ? 0.0 : R * 0.985)) return std::nullopt;
+    if (free_r && (r < 0.85 * R || r > 1.1 * R)) {
+      r = R * 0.985;
+      if (!fit_circle(pts, c, r, r)) return std::nullopt;
+    }
+    std::vector<double> res;
+    for (std::size_t i = 0; i < rim.size(); ++i)
+      res.push_back(std::abs(cv::norm(rim[i] - c) - r));
+    std::vector<double> sorted = res;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2),
+                     sorted.end());
+    const double tol = std::max(0.03 * R, 3.0 * sorted[sorted.size() / 2]);
+    for (std::size_t i = 0; i < rim.size(); ++i)
+      keep[i] = res[i] <= std::min(tol, 0.12 * R);
+  }
+  RingSighting s;
+  s.centre_in = c;
+  s.radius_in = R;
+  double ss = 0;
+  double in_sum = 0;
+  double out_sum = 0;
+  std::vector<int> ray_ok(kRingRays, 0);
+  for (std::size_t i = 0; i < rim.size(); ++i) {
+    if (!keep[i]) continue;
+    const double e = cv::norm(rim[i] - c) - r;
+    ss += e * e;
+    ++s.rim_points;
+    in_sum += inside_level[i];
+    out_sum += outside_level[i];
+    ray_ok[static_cast<std::size_t>(rim_ray[i])] = 1;
+  }
+  if (s.rim_points < kRingRays / 2) return std::nullopt;
+  s.fit_rms_in = std::sqrt(ss / s.rim_points);
+  s.contrast = (in_sum - out_sum) / s.rim_points;
+  if (s.contrast < 12 || s.fit_rms_in > 0.045 * R || cv::norm(c - guess) > (wide ? 0.6 : 0.3) * R)
+    return std::nullopt;
+  // The code band, sampled at three radii; white from the rim, black from the darkest code.
+  constexpr int m = kRingCodeSamples;
+  std::vector<double> level(m, -1);
+  std::vector<double> rim_level(m, -1);
+  std::vector<double> white;
+  for (int j = 0; j < m; ++j) {
+    const double a = 2 * CV_PI * (j + 0.5) / m;
+    const cv::Point2d u(std::cos(a), std::sin(a));
+    double sum = 0;
+    int cnt = 0;
+    for (double f : {0.6, 0.65, 0.7}) {
+      const auto px = plane_.table_to_image({c.x + f * R * u.x, c.y + f * R * u.y, height_});
+      if (!px) continue;
+      const double v = bilinear(gray, px->x, px->y);
+      if (v < 0) continue;
+      sum += v;
+      ++cnt;
+    }
+    if (cnt > 0) level[static_cast<std::size_t>(j)] = sum / cnt;
+    const auto pw = plane_.table_to_image({c.x + 0.9 * R * u.x, c.y + 0.9 * R * u.y, height_});
+    if (pw) {
+      const double v = bilinear(gray, pw->x, pw->y);
+      rim_level[static_cast<std::size_t>(j)] = v;
+      if (v >= 0) white.push_back(v);
+    }
+  }
+  if (white.empty()) return std::nullopt;
+  std::sort(white.begin(), white.end());
+  const double w_level = white[white.size() * 3 / 4];
+  std::vector<double> lv;
+  for (double v : level) {
+    if (v >= 0) lv.push_back(v);
+  }
+  if (lv.empty()) return std::nullopt;
+  std::sort(lv.begin(), lv.end());
+  const double b_level = lv[lv.size() / 24];  // under half a sector: the blackest sector
+  const double half = (w_level - b_level) / 2;
+  s.code.assign(m, 0.f);
+  s.weight.assign(m, 0.f);
+  if (half < 8) return s;  // no readable code this frame, but the rim is there
+  const double mid = (w_level + b_level) / 2;
+  for (int j = 0; j < m; ++j) {
+    if (level[static_cast<std::size_t>(j)] < 0) continue;
+    // Code samples where the rim was hidden are not trusted (the figure stands there).
+    const int ray = static_cast<int>(std::lround((j + 0.5) * kRingRays / m)) % kRingRays;
+    const int ray2 = static_cast<int>((j + 0.5) * kRingRays / m) % kRingRays;
+    const double vis =
+        0.5 * (ray_ok[static_cast<std::size_t>(ray)] + ray_ok[static_cast<std::size_t>(ray2)]);
+    s.code[static_cast<std::size_t>(j)] = static_cast<float>(
+        std::clamp((mid - level[static_cast<std::size_t>(j)]) / half, -1.5, 1.5));
+    // …nor where the rim itself is not white: something stands in front of the ring there.
+    const double rim_white = std::clamp(
+        (rim_level[static_cast<std::size_t>(j)] - mid) / (w_level - mid) * 1.25 - 0.25, 0.0, 1.0);
+    s.weight[static_cast<std::size_t>(j)] =
+        static_cast<float>(vis * rim_white * std::min(1.0, half / 40));
+  }
+  return s;
+}
+
+std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
+                                           const std::vector<cv::Point2d>& hints,
+                                           int expected) const {
+  cv::Mat top;
+  cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+  // Matched filter of the rim: the white band just inside the rim minus the band just
+  // outside it (zero mean, so flat felt scores nothing).
+  cv::Mat score;
+  cv::filter2D(top, score, CV_32F, kernel_, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+  // Local maxima over about a base radius.
+  cv::Mat dil;
+  const int nms = std::max(1, static_cast<int>(radius_ * ppi_));
+  cv::dilate(score, dil,
+             cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
+  struct Cand {
+    float s;
+    cv::Point2d at;
+  };
+  std::vector<Cand> cands;
+  for (int v = 0; v < score.rows; ++v) {
+    const float* sp = score.ptr<float>(v);
+    const float* dp = dil.ptr<float>(v);
+    for (int u = 0; u < score.cols; ++u) {
+      if (sp[u] >= 20.f && sp[u] >= dp[u] && u > 0 && v > 0 && u + 1 < score.cols &&
+          v + 1 < score.rows) {
+        // Sub-pixel peak (parabola through the neighbours in each direction).
+        const auto peak = [](double m, double c0, double p) {
+          const double den = m - 2 * c0 + p;
+          return std::abs(den) > 1e-9 ? std::clamp(0.5 * (m - p) / den, -0.5, 0.5) : 0.0;
+        };
+        const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
+        const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
+        cands.push_back(
+            {sp[u], {(u + 0.5 + du) / ppi_, plane_.table().depth_in - (v + 0.5 + dv) / ppi_}});
+      }
+    }
+  }
+  std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
+  const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
+  if (cands.size() > cap) cands.resize(cap);
+  for (const auto& h : hints) {
+    const bool near = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {
+      return cv::norm(c.at - h) < 0.5 * radius_;
+    });
+    if (!near) cands.push_back({0.f, h});
+  }
+  std::vector<RingSighting> out;
+  for (const auto& c : cands) {
+    // Skip candidates that an accepted ring already explains.
+    const bool taken = std::any_of(out.begin(), out.end(), [&](const RingSighting& s) {
+      return cv::norm(s.centre_in - c.at) < 1.2 * radius_;
+    });
+    if (taken) continue;
+    auto s = measure(gray, c.at, false);
+    if (!s) continue;
+    // A second pass from the fitted centre when the first started off (the rays then cross
+    // the rim squarely).
+    if (cv::norm(s->centre_in - c.at) > 0.08 * radius_) {
+      if (auto again = measure(gray, s->centre_in)) s = again;
+    }
+    const bool dup = std::any_of(out.begin(), out.end(), [&](const RingSighting& o) {
+      return cv::norm(o.centre_in - s->centre_in) < 1.5 * radius_;
+    });
+    if (!dup) out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+namespace {
+
+// An annular sector (inches, page frame: y down) as a polygon; angles counter-clockwise from
+// the page's "up" (the front of the base), as seen from above.
+std::vector<cv::Point2d> annular_sector(cv::Point2d c, double r0, double r1, double a0, double a1) {
+  std::vector<cv::Point2d> poly;
+  const int steps = std::max(4, static_cast<int>(std::ceil((a1 - a0) / (CV_PI / 48))));
+  // Base frame (x right, y = front = page up): direction of angle a is (−sin a, cos a).
+  const auto at = [&](double r, double a) {
+    return cv::Point2d(c.x - r * std::sin(a), c.y - r * std::cos(a));
+  };
+  for (int i = 0; i <= steps; ++i)
+    poly.push_back(at(r1, a0 + (a1 - a0) * i / steps));
+  for (int i = steps; i >= 0; --i)
+    poly.push_back(at(r0, a0 + (a1 - a0) * i / steps));
+  return poly;
+}
+
+// A dashed circle of thin black dashes (a cut line).
+void dashed_circle(std::vector<std::vector<cv::Point2d>>& out, cv::Point2d c, double r) {
+  const double width = 0.008;  // about 0.2 mm
+  const int dashes = std::max(12, static_cast<int>(2 * CV_PI * r / 0.08));
+  for (int i = 0; i < dashes; ++i) {
+    const double a0 = 2 * CV_PI * i / dashes;
+    out.push_back(annular_sector(c, r - width / 2, r + width / 2, a0, a0 + CV_PI / dashes));
+  }
+}
+
+}  // namespace
+
+Expected<std::vector<calib::Sheet>, std::string> ring_sheets(
+    const std::vector<int>& ids, const std::vector<double>& diameters_in,
+    const calib::Paper& paper) {
+  for (int id : ids) {
+    if (!ring_code(id)) {
+      return fmt::format("ring code {} does not exist (codes are 0 to {})", id,
+                         ring_code_count() - 1);
+    }
+  }
+  std::vector<calib::Sheet> sheets;
+  const double margin = calib::kSheetMarginIn;
+  const double header = 1.45;
+  calib::Sheet sheet;
+  double x = margin;
+  double y = 0;
+  const auto new_sheet = [&] {
+    if (!sheet.text.empty()) sheets.push_back(sheet);
+    sheet = calib::Sheet{};
+    sheet.paper = paper;
+    double ty = margin + 0.17;
+    sheet.text.push_back({{margin, ty}, 13, "Duels Companion - base rings"});
+    ty += 0.19;
+    sheet.text.push_back({{margin, ty},
+                          9.5,
+                          fmt::format("Print at 100% / actual size on {} paper, no 'fit to page'. "
+                                      "Check the bars with a ruler: 1 inch and 50 mm.",
+                                      paper.name)});
+    ty += 0.19;
+    sheet.text.push_back(
+        {{margin, ty},
+         9.5,
+         "Cut on the dashed circles; stick the ring on the base's top, its edge on "
+         "the rim, 'front' toward the figure's facing."});
+    const double bar_y = ty + 0.14;
+    sheet.check_bar_in = cv::Rect2d(margin, bar_y, 1.0, 0.1);
+    sheet.black_in.push_back(sheet.check_bar_in);
+    sheet.text.push_back({{margin + 1.1, bar_y + 0.1}, 9, "1 inch"});
+    const double mm50 = 50.0 / 25.4;
+    sheet.black_in.emplace_back(margin + 2.0, bar_y, mm50, 0.1);
+    sheet.text.push_back({{margin + 2.0 + mm50 + 0.1, bar_y + 0.1}, 9, "50 mm"});
+    x = margin;
+    y = margin + header;
+  };
+  new_sheet();
+  for (double d : diameters_in) {
+    const double cell_w = d + 0.35;
+    const double cell_h = d + 0.45;
+    if (margin + cell_w > paper.width_in - margin ||
+        margin + header + cell_h > paper.height_in - margin) {
+      return fmt::format("a {:g}\" ring does not fit on {} paper", d, paper.name);
+    }
+    for (int id : ids) {
+      if (x + cell_w > paper.width_in - margin) {
+        x = margin;
+        y += cell_h;
+      }
+      if (y + cell_h > paper.height_in - margin) new_sheet();
+      const double r = d / 2;
+      const cv::Point2d c(x + cell_w / 2, y + 0.3 + r);
+      const auto bits = *ring_code(id);
+      for (int k = 0; k < kRingSectors; ++k) {
+        if (!bits[static_cast<std::size_t>(k)]) continue;
+        const double a0 = 2 * CV_PI * k / kRingSectors;
+        sheet.black_polygons_in.push_back(annular_sector(c, kRingCodeInner * r, kRingRimInner * r,
+                                                         a0, a0 + 2 * CV_PI / kRingSectors));
+      }
+      dashed_circle(sheet.black_polygons_in, c, r + 0.012);
+      dashed_circle(sheet.black_polygons_in, c, kRingCodeInner * r - 0.012);
+      sheet.text.push_back(
+          {{c.x - 0.45, y + 0.16}, 7.5, fmt::format("ring {}  {:g}in  front ^", id, d)});
+      x += cell_w;
+    }
+    // Each diameter starts a new row.
+    x = margin;
+    y += cell_h;
+  }
+  sheets.push_back(sheet);
+  return sheets;
+}
+
+}  // namespace duels::vision

@@ -1,0 +1,107 @@
+#pragma once
+/// @file The base ring: a printed target round the outer edge of a base's top, found from any
+/// side and read as an ellipse. From the rim inwards:
+///
+///   radius 0.80 R … R     white rim: its outer edge against the dark base side or the felt is
+///                         the locator — sampled along rays at sub-pixel precision and fitted as
+///                         a circle in table inches at the top's height (the table pose makes
+///                         the ellipse a circle again), never a centroid;
+///   radius 0.45 R … 0.80 R  twelve sectors, black or white: the code (sector 0 starts at the
+///                         facing direction, counter-clockwise), read whatever the rotation;
+///   inside 0.45 R         left free for the figure's feet and the dials.
+///
+/// Codes are binary necklaces of 12 sectors: codes 0–8 differ pairwise in at least 4 sectors
+/// under every rotation, codes 0–17 in at least 3, all in at least 2; only the codes of the
+/// bases in play are compared. Number your bases from 0 to keep them far apart. A code
+/// seen weakly is accumulated over frames while its base stands still (vision/pipeline.cpp).
+
+#include <opencv2/core.hpp>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "calib/printable.hpp"
+#include "calib/table.hpp"
+#include "common/error.hpp"
+
+namespace duels::vision {
+
+/// Sectors of a ring code.
+inline constexpr int kRingSectors = 12;
+/// Radii of the ring's bands, share of the base radius.
+inline constexpr double kRingRimInner = 0.80;
+inline constexpr double kRingCodeInner = 0.45;
+
+/// How many ring codes there are (ids 0 … count−1).
+int ring_code_count();
+/// The sectors of code `id` (true = black), sector 0 at the facing direction,
+/// counter-clockwise. Nothing for an id without a code.
+std::optional<std::array<bool, kRingSectors>> ring_code(int id);
+
+/// The shade of the ring sticker at a point of the base's top, base frame (+y = facing),
+/// inches: 0 = black, 1 = white, nothing = not printed (inside the code band).
+std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local_in);
+
+/// A ring seen in one frame.
+struct RingSighting {
+  cv::Point2d centre_in;    ///< table inches (the circle fitted to the rim)
+  double radius_in = 0;     ///< the base radius searched for
+  double fit_rms_in = 0;    ///< RMS of the rim points about the circle
+  int rim_points = 0;       ///< rim points kept by the fit (of kRingRays)
+  double contrast = 0;      ///< grey levels between the rim and what lies outside it
+  std::vector<float> code;  ///< kRingCodeSamples samples round the code band: +1 black, −1 white
+  std::vector<float> weight;  ///< their reliability (0 = hidden or unreadable)
+};
+
+inline constexpr int kRingRays = 48;
+inline constexpr int kRingCodeSamples = 8 * kRingSectors;
+
+/// The best code among `candidates` for accumulated samples, with its rotation.
+struct RingDecode {
+  int id = -1;
+  double score = 0;       ///< agreement, −1 … 1
+  double margin = 0;      ///< over the next-best code
+  double facing_deg = 0;  ///< table direction of sector 0's start
+};
+RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,
+                       const std::vector<int>& candidates);
+
+/// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
+/// view of the table at the top's height, then the rim fitted in the picture itself.
+class RingFinder {
+ public:
+  RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in);
+  /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
+  /// (looked at even when the top view misses them).
+  /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
+  [[nodiscard]] std::vector<RingSighting> find(const cv::Mat& gray,
+                                               const std::vector<cv::Point2d>& hints = {},
+                                               int expected = 20) const;
+  /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
+  /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
+  [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
+                                                    bool wide = false) const;
+  [[nodiscard]] double diameter_in() const { return 2 * radius_; }
+  [[nodiscard]] double top_height_in() const { return height_; }
+
+ private:
+  calib::TablePlane plane_;
+  double radius_;
+  double height_;
+  double ppi_;  // top-view pixels per inch
+  cv::Mat map_x_;
+  cv::Mat map_y_;
+  cv::Mat kernel_;  // the rim's matched filter in the top view
+};
+
+/// True-scale sheets of ring stickers: for every diameter, one sticker per id, each with a dashed
+/// cut line just outside the rim and one just inside the code band (the middle is cut out for
+/// the figure's feet and the dials), its id, size and which way is the front, under a header
+/// with the 1-inch and 50 mm check bars. Errors: an id without a code, a sticker larger than
+/// the page.
+Expected<std::vector<calib::Sheet>, std::string> ring_sheets(
+    const std::vector<int>& ids, const std::vector<double>& diameters_in,
+    const calib::Paper& paper);
+
+}  // namespace duels::vision
