@@ -66,6 +66,14 @@ MatchSetup setup_from_flags(const std::vector<std::string>& teams,
   return setup;
 }
 
+// The table of a scene file (terrain and size), or a bare 60" x 60" table without one.
+TableState table_of(const AssetLibrary& lib, const std::string& scene_file) {
+  if (scene_file.empty()) return TableState{};
+  const Scene scene =
+      load_scene_file(scene_file, [&lib](std::string_view n) { return lib.find_figure(n); });
+  return table_from_scene(scene);
+}
+
 constexpr const char* kFiguresHelp =
     "one team per value: FIGURE[+GEAR…], several figures of a team joined by ';' "
     "(\"Razor+stim-patch;Hex\"); values comma-separated or repeated";
