@@ -35,12 +35,13 @@ MatchSetup big_setup() {
     for (int i = 0; i < kFiguresPerTeam; ++i) {
       FigureSetup fs{*lib.find_figure(names[static_cast<std::size_t>((i + t) % 4)]),
                      {},
-                     Point{4.0 * i, t == 0 ? 0.0 : kRowDistance}};
+                     Point{5 + 4.0 * i, t == 0 ? 5.0 : 5 + kRowDistance}};
       fs.figure.name += "-" + std::to_string(i + 1);
       team.figures.push_back(fs);
     }
     m.teams.push_back(team);
   }
+  m.table.bounds = {10 + 4.0 * kFiguresPerTeam, 10 + kRowDistance};  // a long table
   return m;
 }
 
