@@ -303,6 +303,23 @@ void check_frame_size(const cv::Mat& frame, const calib::Intrinsics& cam, const 
   }
 }
 
+// A registration whose reprojection error is far above the lens calibration's (or, without one,
+// above a few pixels) cannot come from good markers: almost always the marker size is wrong.
+std::vector<std::string> registration_warnings(const calib::TableRecord& t, double lens_rms_px) {
+  const double limit = lens_rms_px > 0 ? std::max(5 * lens_rms_px, 2.0) : 3.0;
+  if (!(t.rms_px > limit)) return {};
+  const std::string against =
+      lens_rms_px > 0
+          ? fmt::format("the lens calibration's {:.2f} px (at most {:.1f} px is expected)",
+                        lens_rms_px, limit)
+          : fmt::format("the {:.1f} px good markers give", limit);
+  return {fmt::format(
+      "the table registration's reprojection error ({:.1f} px RMS) is far above {}: the marker "
+      "size (--marker-size, --marker-inset or the layout's size_in) is probably wrong; measure "
+      "the printed black square and register again",
+      t.rms_px, against)};
+}
+
 // The registration with its expected error; refused (nothing written) when that error makes
 // the set-up useless for measuring, with the reason.
 calib::TableRecord record_of(const calib::Registration& reg, const calib::CameraFile& file,
@@ -319,7 +336,11 @@ calib::TableRecord record_of(const calib::Registration& reg, const calib::Camera
   t.accuracy = calib::estimate_accuracy(reg.plane, file.covariance, reg.points,
                                         calib::registration_noise_px(reg), options);
   if (const auto problem = calib::accuracy_problem(*t.accuracy, max_error_in)) {
-    throw DataException({source, 0, "", "a set-up that can measure the table: " + *problem});
+    // Say why, when the registration itself shows it: a wrong marker size.
+    std::string why = "a set-up that can measure the table: " + *problem;
+    for (const auto& w : registration_warnings(t, file.rms_px))
+      why += "; " + w;
+    throw DataException({source, 0, "", why});
   }
   return t;
 }
@@ -364,23 +385,6 @@ std::string missing_markers(const calib::TableCorrespondences& points,
     if (layout->markers.size() == 4) out += fmt::format(" ({})", kCorners[i]);
   }
   return out;
-}
-
-// A registration whose reprojection error is far above the lens calibration's (or, without one,
-// above a few pixels) cannot come from good markers: almost always the marker size is wrong.
-std::vector<std::string> registration_warnings(const calib::TableRecord& t, double lens_rms_px) {
-  const double limit = lens_rms_px > 0 ? std::max(5 * lens_rms_px, 2.0) : 3.0;
-  if (!(t.rms_px > limit)) return {};
-  const std::string against =
-      lens_rms_px > 0
-          ? fmt::format("the lens calibration's {:.2f} px (at most {:.1f} px is expected)",
-                        lens_rms_px, limit)
-          : fmt::format("the {:.1f} px good markers give", limit);
-  return {fmt::format(
-      "the table registration's reprojection error ({:.1f} px RMS) is far above {}: the marker "
-      "size (--marker-size, --marker-inset or the layout's size_in) is probably wrong; measure "
-      "the printed black square and register again",
-      t.rms_px, against)};
 }
 
 void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bool has_covariance,

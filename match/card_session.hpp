@@ -21,40 +21,6 @@
 
 namespace duels::match {
 
-/// A damaged or refused line in the middle of a card journal, said plainly: which line, what is
-/// wrong with it, what was kept and what was dropped (`original` is the file as it was read:
-/// the `.damaged` copy once the journal was repaired).
-inline std::string damage_note(const std::string& path, const DataError& error,
-                               std::uint64_t kept_events, bool repaired) {
-  const std::string original = repaired ? path + ".damaged" : path;
-  std::vector<std::string> lines;
-  {
-    std::ifstream in(original, std::ios::binary);
-    std::string l;
-    while (std::getline(in, l))
-      lines.push_back(l);
-  }
-  std::string what;
-  if (error.line >= 1 && error.line <= static_cast<int>(lines.size())) {
-    const std::string& bad = lines[static_cast<std::size_t>(error.line - 1)];
-    if (error.expected.starts_with("an intact line")) {
-      what = nlohmann::json::parse(bad, nullptr, false).is_discarded()
-                 ? "it is not valid JSON (cut or overwritten)"
-                 : "its checksum does not match its text (it was changed after it was written)";
-    }
-  }
-  const bool damaged = !what.empty();
-  if (!damaged) what = "the journal expected " + error.expected;
-  const int after = std::max(0, static_cast<int>(lines.size()) - error.line);
-  return fmt::format(
-      "{} line {} ({}) {}: {}. Kept: the header and events 1 to {} (lines 1 to {}); the game "
-      "goes on from there. Not used: line {} and the {} line{} after it{}.",
-      path, error.line, error.field.empty() ? "an entry" : error.field,
-      damaged ? "is damaged" : "cannot be used", what, kept_events, error.line - 1, error.line,
-      after, after == 1 ? "" : "s",
-      repaired ? fmt::format("; the original file is kept as {}", original) : std::string());
-}
-
 /// The journal traits of a card game whose session rules are `Rules` (as for
 /// cards::UndoSession) and whose journal header body is `StartT`. The game's namespace provides
 /// to_json / from_json for its Command; a Rejection has a `reason`. Derive and add kKind,
@@ -151,9 +117,8 @@ AttachedSessionJournal<G> attach_session_journal(const std::string& path, Sessio
     auto resumed = resume_journal<G>(path);
     static_cast<typename G::Start&>(out) = static_cast<const typename G::Start&>(resumed.replay);
     out.notes = resumed.replay.warnings;
-    if (resumed.replay.error) {
-      out.notes.push_back(damage_note(path, *resumed.replay.error, resumed.replay.last_seq, false));
-    }
+    // A journal damaged before its end never gets here: resume_journal refuses it, saying
+    // which line, what is wrong, what is kept and how to repair it.
     if (resumed.repaired) {
       out.notes.push_back("the torn last line was cut off (its bytes are kept in " + path +
                           ".torn)");

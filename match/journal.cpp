@@ -290,11 +290,12 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
     if (!j) {
       out.error =
           DataError{name, line_no, fmt::format("event {}", expected_seq),
-                    fmt::format("an intact line (it is damaged: {}); events 1 to {} before it are "
-                                "recovered, nothing after it is used",
+                    fmt::format("this line is damaged ({}); kept: events 1 to {} before it; not "
+                                "used: this line and everything after it",
                                 nlohmann::json::parse(line, nullptr, false).is_discarded()
-                                    ? "not valid JSON"
-                                    : "its checksum does not match",
+                                    ? "not valid JSON: cut or overwritten"
+                                    : "its checksum does not match its text: it was changed "
+                                      "after it was written",
                                 expected_seq - 1)};
       break;
     }
