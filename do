@@ -7,6 +7,8 @@
 #   ./do fuzz [SECONDS]   build the libFuzzer targets with clang and run each briefly
 set -euo pipefail
 cd "$(dirname "$0")"
+# ccache: paths inside this clone count as relative, so a clone anywhere reuses the cache.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git

@@ -14,6 +14,7 @@
 
 #include "app/command.hpp"
 #include "calib/camera_file.hpp"
+#include "calib/coverage.hpp"
 #include "calib/folder.hpp"
 #include "calib/image_source.hpp"
 #include "calib/layout_file.hpp"
@@ -265,6 +266,7 @@ struct TableOptions {
   bool watch = false;
   int max_frames = 0;
   int samples = 200;
+  std::string base_marker = "1in";
   std::string max_error = "0.5in";
 };
 
@@ -322,6 +324,29 @@ calib::TableRecord record_of(const calib::Registration& reg, const calib::Camera
   return t;
 }
 
+// Where the bases' markers can be read, as a small map in the terminal (far edge on top, every
+// 4"): '#' read, '+' within 25 % of the limit, '.' too small, ' ' outside the picture.
+void print_coverage(const calib::TableCoverage& map) {
+  std::cout << fmt::format(
+      "base markers ({:g} in) can be read on {:.0f}% of the table (near third {:.0f}%, middle "
+      "{:.0f}%, far {:.0f}%)\n",
+      map.target.side_in, 100 * map.readable_share, 100 * map.readable_by_third[0],
+      100 * map.readable_by_third[1], 100 * map.readable_by_third[2]);
+  for (int r = map.rows - 2; r >= 0; r -= 4) {
+    std::string line = "    ";
+    for (int c = 1; c < map.cols; c += 4) {
+      const calib::TableCoverageCell& cell = map.at(c, r);
+      line += !cell.in_view                                          ? ' '
+              : !cell.readable                                       ? '.'
+              : cell.px_per_cell < 1.25 * map.target.min_px_per_cell ? '+'
+                                                                     : '#';
+    }
+    std::cout << line << "\n";
+  }
+  for (const auto& advice : map.advice)
+    std::cout << "  " << advice << "\n";
+}
+
 // The markers of the layout the registration did not use ("" when it used them all or came
 // from a board), e.g. "2 (far-right)".
 std::string missing_markers(const calib::TableCorrespondences& points,
@@ -342,9 +367,11 @@ std::string missing_markers(const calib::TableCorrespondences& points,
 }
 
 void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bool has_covariance,
-                 const calib::MarkerLayout* layout, const std::string& out, bool json) {
+                 const calib::MarkerLayout* layout, const std::string& out, bool json,
+                 const calib::BaseTargetSpec& target) {
   const cv::Point3d c = plane.camera_position_in();
   const calib::AccuracyReport& a = *t.accuracy;
+  const calib::TableCoverage coverage = calib::table_coverage(plane, target, 1.0);
   const std::string missing = missing_markers(t.points, layout);
   const std::size_t used = t.points.marker_ids.size();
   const std::size_t laid = layout == nullptr ? 0 : layout->markers.size();
@@ -387,6 +414,13 @@ void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bo
         {"visible_fraction", a.visible_fraction},
         {"samples", a.samples},
         {"intrinsics_uncertainty", has_covariance}};
+    j["coverage"] = {{"base_marker_in", target.side_in},
+                     {"min_px_per_cell", target.min_px_per_cell},
+                     {"readable_share", coverage.readable_share},
+                     {"in_view_share", coverage.in_view_share},
+                     {"readable_by_third", coverage.readable_by_third},
+                     {"marker_needed_in", coverage.side_needed_in},
+                     {"advice", coverage.advice}};
     j["out"] = out;
     std::cout << j.dump() << "\n";
     return;
@@ -425,7 +459,16 @@ void print_table(const calib::TableRecord& t, const calib::TablePlane& plane, bo
     }
     std::cout << line << "\n";
   }
+  print_coverage(coverage);
   std::cout << fmt::format("wrote {}\n", out);
+}
+
+calib::BaseTargetSpec base_target(const TableOptions& o) {
+  calib::BaseTargetSpec target;
+  target.side_in = length_mm(o.base_marker, "--base-marker") / calib::kMmPerInch;
+  if (!(target.side_in >= 0.25 && target.side_in <= 12))
+    throw UsageError("--base-marker: a side from 0.25in to 12in, e.g. 1in");
+  return target;
 }
 
 void add_table(CLI::App* parent) {
@@ -461,6 +504,9 @@ void add_table(CLI::App* parent) {
       ->capture_default_str();
   cmd->add_option("--board-angle", o->board_angle,
                   "board: degrees turned counter-clockwise (0 = top edge away from you)");
+  cmd->add_option("--base-marker", o->base_marker,
+                  "side of the markers on the bases, for the coverage map (e.g. 1in, 25mm)")
+      ->capture_default_str();
   cmd->add_option("--out", o->out, "file to write (default: the camera file itself)");
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->add_flag("--watch", o->watch,
@@ -477,6 +523,7 @@ void add_table(CLI::App* parent) {
         (o->image.empty() ? 0 : 1) + (o->video.empty() ? 0 : 1) + (o->camera ? 1 : 0);
     if (sources != 1) throw UsageError("give one of --image FILE, --video FILE or --camera N");
     if (o->samples < 10 || o->samples > 100000) throw UsageError("--samples: 10 to 100000");
+    const calib::BaseTargetSpec target = base_target(*o);
     calib::CameraFile file = calib::read_camera_file(o->camera_file);
     const std::string out = o->out.empty() ? o->camera_file : o->out;
     calib::TableGeometry table = table_from(o->table);
@@ -515,7 +562,8 @@ void add_table(CLI::App* parent) {
       if (!reg) throw DataException({o->image, 0, "--image", reg.error()});
       file.table = record_of(*reg, file, o->samples, max_error_in, o->image);
       calib::write_camera_file(out, file);
-      print_table(*file.table, reg->plane, has_cov, layout ? &*layout : nullptr, out, o->json);
+      print_table(*file.table, reg->plane, has_cov, layout ? &*layout : nullptr, out, o->json,
+                  target);
       return;
     }
     // Video or live camera: the tracker registers once the camera is still, and with --watch
@@ -552,7 +600,7 @@ void add_table(CLI::App* parent) {
                                        "camera still ({} frames read; last: {})",
                                        frames, last)});
     }
-    print_table(*file.table, tracker.reference()->plane, has_cov, &layout, out, o->json);
+    print_table(*file.table, tracker.reference()->plane, has_cov, &layout, out, o->json, target);
   });
 }
 

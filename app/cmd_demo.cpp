@@ -69,7 +69,7 @@ void add_demo(CLI::App& root) {
   cmd->add_flag("--terminal", o->terminal, "play in the terminal even when there is a display");
   cmd->add_flag("--gui", o->gui, "open the window even when stdout is not a terminal");
   cmd->callback([o, teams_option] {
-    const AssetLibrary lib = load_asset_library(assets_dir());
+    const AssetLibrary lib = load_library();
     const std::uint64_t seed = o->seed.value_or(dice::fresh_seed());
     const bool window = !o->terminal && gui_demo_hook() != nullptr && display_advertised() &&
                         (o->gui || isatty(STDOUT_FILENO) != 0);

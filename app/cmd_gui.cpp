@@ -51,8 +51,11 @@ std::string export_report(const std::string& journal, const std::string& out_dir
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+// A synthetic camera delivers frames as often as a webcam does.
+constexpr double kWebcamFps = 30;
+
 bool run_demo_gui(const std::vector<std::string>& teams, std::uint64_t seed, int delay_ms) {
-  const AssetLibrary lib = load_asset_library(assets_dir());
+  const AssetLibrary lib = load_library();
   overlay::GuiOptions g;
   if (teams.empty() && overlay::camera_supported()) {
 #if DUELS_OVERLAY_CAMERA
@@ -62,6 +65,7 @@ bool run_demo_gui(const std::vector<std::string>& teams, std::uint64_t seed, int
     overlay::CameraFeedOptions cam;
     cam.source = "synthetic:demo";
     cam.assets_dir = assets_dir();
+    cam.stream_fps = kWebcamFps;
     g.camera = cam;
 #endif
   } else {
@@ -100,7 +104,7 @@ void add_gui(CLI::App& root) {
     std::optional<std::uint64_t> seed;
     int frames = 0;
     float scale = 0;
-    bool auto_run = false, reset_layout = false, json = false;
+    bool auto_run = false, reset_layout = false, json = false, editor = false;
   };
   auto o = std::make_shared<Opts>();
   auto* c = root.add_subcommand(
@@ -140,6 +144,9 @@ void add_gui(CLI::App& root) {
   c->add_option("--calibrate-out", o->calibrate_out,
                 "where the wizard's \"Save calibration\" writes (default: camera.yml in the "
                 "data folder)");
+  c->add_flag("--editor", o->editor,
+              "open the figure editor and team builder (they save into your data folder); "
+              "no match is opened unless --teams, --figures, --match or --scene asks for one");
   c->add_option("--frames", o->frames, "close after N frames (tests, bug reports)")
       ->check(CLI::Range(1, 100000000));
   c->add_option("--screenshot", o->screenshot, "write the last frame as PNG");
@@ -161,7 +168,17 @@ void add_gui(CLI::App& root) {
       throw UsageError("--size: WIDTHxHEIGHT, e.g. 1600x1000 (at least 320x240)");
     g.width = w;
     g.height = h;
-    const AssetLibrary lib = load_asset_library(assets_dir());
+    const AssetLibrary lib = load_library();
+    g.assets = overlay::AssetFolders{assets_dir(), user_data_dir()};
+    g.open_editor = o->editor;
+    // The card games, the calibration wizard and the editor need no match: none is opened (and
+    // no journal written) unless one is asked for.
+    const bool match_asked =
+        !o->match.empty() || !o->teams.empty() || !o->figures.empty() || !o->scene.empty();
+    const bool no_match = !match_asked && (!o->cards.empty() || !o->calibrate.empty() || o->editor);
+    if (no_match && (!o->ai.empty() || o->auto_run || !o->journal.empty() || o->seed))
+      throw UsageError(
+          "--ai, --auto, --journal and --seed are about a match: add --teams or --figures");
     std::optional<Scene> scene;
     if (!o->scene.empty()) {
       scene = load_scene_file(o->scene,
@@ -172,7 +189,7 @@ void add_gui(CLI::App& root) {
       if (!o->teams.empty() || !o->figures.empty())
         throw UsageError("--match resumes a match: leave out --teams and --figures");
       g.match_path = o->match;
-    } else {
+    } else if (!no_match) {
       if (!o->teams.empty() && !o->figures.empty())
         throw UsageError("give either --teams or --figures");
       MatchSetup setup =
@@ -227,6 +244,7 @@ void add_gui(CLI::App& root) {
       cam.base_map = o->bases;
       cam.assets_dir = assets_dir();
       const bool synthetic = o->source.rfind("synthetic:", 0) == 0;
+      if (synthetic) cam.stream_fps = kWebcamFps;
       if (!synthetic && o->calib.empty())
         throw UsageError("--source " + o->source + " needs --calib FILE (the table registration)");
       if (!synthetic && o->bases.empty())
@@ -245,7 +263,7 @@ void add_gui(CLI::App& root) {
     if (g.new_match) {
       for (const auto& t : g.new_match->teams)
         team_names.push_back(t.name);
-    } else {
+    } else if (!o->match.empty()) {
       for (const auto& t : match::replay(match::read_journal(o->match)).setup.teams)
         team_names.push_back(t.name);
     }
@@ -304,10 +322,11 @@ void add_gui(CLI::App& root) {
       }
       std::cout << j.dump() << "\n";
     } else {
-      std::cout << fmt::format(
-          "Match journal: {}\n{} frames, median {:.2f} ms to build and draw "
-          "a frame\n",
-          r.journal, r.frames, r.median_frame_ms());
+      std::cout << fmt::format("{}\n{} frames, median {:.2f} ms to build and draw a frame\n",
+                               r.journal.empty()
+                                   ? std::string("No match was played (no journal written)")
+                                   : "Match journal: " + r.journal,
+                               r.frames, r.median_frame_ms());
       if (!o->screenshot.empty()) std::cout << "Screenshot: " << o->screenshot << "\n";
     }
     if (!r.script_error.empty()) throw std::runtime_error(r.script_error);

@@ -50,7 +50,7 @@ void update_index(const std::string& journal) {
 MatchSetup setup_from_flags(const std::vector<std::string>& teams,
                             const std::vector<std::string>& figures) {
   if (teams.empty() == figures.empty()) throw UsageError("give either --teams or --figures");
-  const AssetLibrary lib = load_asset_library(assets_dir());
+  const AssetLibrary lib = load_library();
   const char* flag = teams.empty() ? "--figures" : "--teams";
   const MatchSetup setup =
       teams.empty() ? setup_from_loadouts(lib, figures, flag) : setup_from_teams(lib, teams);

@@ -74,7 +74,7 @@ void check_against_figures(const AttackOpts& o, const std::vector<dice::Die>& at
                          fmt::format("an edge-to-edge gap from 0 to 500 inches, not {}", *o.gap)});
   }
   if (o.attacker.empty() && o.target.empty()) return;
-  const AssetLibrary lib = load_asset_library(assets_dir());
+  const AssetLibrary lib = load_library();
   if (!o.attacker.empty()) {
     FigureState a;
     a.def = figure_or_throw(lib, o.attacker, "--attacker");
@@ -259,7 +259,7 @@ void add_advise(CLI::App& root) {
   cmd->add_option("--top", o->top, "how many options to print")->check(CLI::Range(1, 1000));
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->callback([o] {
-    const AssetLibrary lib = load_asset_library(assets_dir());
+    const AssetLibrary lib = load_library();
     const FigureDef* a = &figure_or_throw(lib, o->attacker, "--attacker");
     const FigureDef* t = &figure_or_throw(lib, o->target, "--target");
     auto ctx = std::make_unique<AdviseContext>();

@@ -32,7 +32,7 @@ void add_sim(CLI::App& root) {
       ->check(CLI::Range(1, 10000));
   c->add_flag("--json", o->json, "print JSON");
   c->callback([o] {
-    const AssetLibrary lib = load_asset_library(assets_dir());
+    const AssetLibrary lib = load_library();
     const FigureSetup fa = parse_loadout(lib, o->a, "--a");
     const FigureSetup fb = parse_loadout(lib, o->b, "--b");
     const auto t0 = std::chrono::steady_clock::now();

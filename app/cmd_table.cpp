@@ -25,7 +25,7 @@ namespace {
 class LazyFigures {
  public:
   const FigureDef* find(std::string_view name) {
-    if (!library_) library_ = load_asset_library(assets_dir());
+    if (!library_) library_ = load_library();
     return library_->find_figure(name);
   }
 

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "duels/assets.hpp"
+
 namespace duels::app {
 
 /// Exit codes of the `duels` command (documented in docs/commands.md).
@@ -38,8 +40,18 @@ bool register_command(int order, AddCommandFn add);
 /// Adds every registered subcommand to `root`.
 void add_registered_commands(CLI::App& root);
 
-/// The folder with the bundled assets (figures, gear, scenes): $DUELS_ASSETS or the source tree.
+/// The folder with the bundled assets (figures, gear, scenes): $DUELS_ASSETS, else
+/// ../share/duels-companion beside the running executable (installed), else the source tree.
 std::string assets_dir();
+
+/// The player's data folder: $XDG_DATA_HOME/duels-companion, else ~/.local/share/duels-companion
+/// (the same folder as match::data_dir()). Their own figures, gear and teams live in its
+/// figures/, gear/ and teams/ folders.
+std::string user_data_dir();
+
+/// The bundled samples and the player's own figures, gear and teams (their data folder) in one
+/// library; a name in both is a DataException naming both files.
+duels::AssetLibrary load_library();
 
 }  // namespace duels::app
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <utility>
 #include <vector>
@@ -13,6 +14,8 @@
 namespace duels::app {
 
 namespace {
+namespace fs = std::filesystem;
+
 std::vector<std::pair<int, AddCommandFn>>& registry() {
   static std::vector<std::pair<int, AddCommandFn>> commands;
   return commands;
@@ -34,7 +37,26 @@ void add_registered_commands(CLI::App& root) {
 
 std::string assets_dir() {
   if (const char* env = std::getenv("DUELS_ASSETS"); env != nullptr && *env != '\0') return env;
+  // Installed: PREFIX/bin/duels with its assets in PREFIX/share/duels-companion.
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path().parent_path() / "share" / "duels-companion";
+    if (fs::is_directory(installed / "figures", ec)) return installed.string();
+  }
+  // A build-tree run: the source tree's assets.
   return DUELS_ASSETS_DIR;
+}
+
+std::string user_data_dir() {
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg == '/')
+    return (fs::path(xdg) / "duels-companion").string();
+  const char* home = std::getenv("HOME");
+  return (fs::path(home != nullptr ? home : ".") / ".local" / "share" / "duels-companion").string();
+}
+
+AssetLibrary load_library() {
+  return load_asset_libraries({assets_dir(), user_data_dir()});
 }
 
 }  // namespace duels::app

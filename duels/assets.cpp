@@ -347,6 +347,18 @@ const GearDef* AssetLibrary::find_gear(std::string_view id) const {
 }
 
 namespace {
+// "a unique name ('Razor' is defined twice)", naming the other file when it is another one.
+std::string clash_message(std::string_view what, const std::string& name, const std::string& other,
+                          const std::map<std::string, std::string, std::less<>>& files,
+                          const std::string& this_file) {
+  const auto it = files.find(other);
+  const std::string same_case = other == name ? "" : fmt::format(" as '{}'", other);
+  if (it == files.end() || it->second == this_file)
+    return fmt::format("a unique {} ('{}' is defined twice{})", what, name, same_case);
+  return fmt::format("a unique {} ('{}' is already defined{} in {}; rename one of the two)", what,
+                     name, same_case, it->second);
+}
+
 void load_node(const YAML::Node& root, FieldReader& r, AssetLibrary& library,
                std::vector<PendingTeam>& teams) {
   if (!r.expect_map(root, "", {"schema_version", "figures", "gear", "teams"})) return;
@@ -356,11 +368,13 @@ void load_node(const YAML::Node& root, FieldReader& r, AssetLibrary& library,
   for (std::size_t i = 0; i < figures.size(); ++i) {
     const std::string path = index_path("figures", i);
     if (auto f = read_figure(r, figures[i], path)) {
-      if (library.figures.count(f->name) != 0) {
+      if (const FigureDef* same = library.find_figure(f->name)) {
         r.error(figures[i]["name"], join_path(path, "name"),
-                fmt::format("a unique name ('{}' is defined twice)", f->name), figures[i]);
+                clash_message("name", f->name, same->name, library.figure_files, r.file()),
+                figures[i]);
         continue;
       }
+      library.figure_files.emplace(f->name, r.file());
       library.figures.emplace(f->name, *f);
     }
   }
@@ -368,11 +382,12 @@ void load_node(const YAML::Node& root, FieldReader& r, AssetLibrary& library,
   for (std::size_t i = 0; i < gear.size(); ++i) {
     const std::string path = index_path("gear", i);
     if (auto g = read_gear(r, gear[i], path)) {
-      if (library.gear.count(g->id) != 0) {
+      if (const GearDef* same = library.find_gear(g->id)) {
         r.error(gear[i]["id"], join_path(path, "id"),
-                fmt::format("a unique id ('{}' is defined twice)", g->id), gear[i]);
+                clash_message("id", g->id, same->id, library.gear_files, r.file()), gear[i]);
         continue;
       }
+      library.gear_files.emplace(g->id, r.file());
       library.gear.emplace(g->id, *g);
     }
   }
@@ -404,7 +419,15 @@ void resolve_teams(std::vector<std::pair<PendingTeam, std::string>>& teams, Asse
   for (auto& [t, file] : teams) {
     FieldReader r(file);
     check_team(r, t, library, references);
-    if (r.ok()) library.teams[t.team.name] = t.team;
+    if (auto same = library.teams.find(t.team.name); same != library.teams.end()) {
+      r.error(t.node["name"], join_path(t.path, "name"),
+              clash_message("team name", t.team.name, same->first, library.team_files, file),
+              t.node);
+    }
+    if (r.ok()) {
+      library.teams[t.team.name] = t.team;
+      library.team_files[t.team.name] = file;
+    }
     report.errors.insert(report.errors.end(), r.errors().begin(), r.errors().end());
   }
 }
@@ -433,21 +456,29 @@ void load_asset_file(const std::string& path, AssetLibrary& library, LoadReport&
 }
 
 AssetLibrary load_asset_library(const std::string& dir) {
+  return load_asset_libraries({dir});
+}
+
+AssetLibrary load_asset_libraries(const std::vector<std::string>& dirs) {
   namespace fs = std::filesystem;
   AssetLibrary library;
   LoadReport report;
   std::vector<std::string> files;
-  for (const char* sub : {"figures", "gear", "teams"}) {
-    const fs::path folder = fs::path(dir) / sub;
-    std::error_code ec;
-    if (!fs::is_directory(folder, ec)) continue;
-    for (const auto& entry : fs::directory_iterator(folder, ec)) {
-      if (entry.path().extension() == ".yaml" || entry.path().extension() == ".yml") {
-        files.push_back(entry.path().string());
+  for (const auto& dir : dirs) {
+    // Each folder's files sorted, the folders in the order given (bundled samples first).
+    const std::size_t first = files.size();
+    for (const char* sub : {"figures", "gear", "teams"}) {
+      const fs::path folder = fs::path(dir) / sub;
+      std::error_code ec;
+      if (!fs::is_directory(folder, ec)) continue;
+      for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        if (entry.path().extension() == ".yaml" || entry.path().extension() == ".yml") {
+          files.push_back(entry.path().string());
+        }
       }
     }
+    std::sort(files.begin() + static_cast<std::ptrdiff_t>(first), files.end());
   }
-  std::sort(files.begin(), files.end());
   // Figures and gear first, then teams (which refer to them).
   std::vector<std::pair<PendingTeam, std::string>> teams;
   for (const auto& f : files) {

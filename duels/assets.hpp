@@ -32,6 +32,10 @@ struct AssetLibrary {
   std::map<std::string, FigureDef, std::less<>> figures;  ///< by name
   std::map<std::string, GearDef, std::less<>> gear;       ///< by id
   std::map<std::string, TeamDef, std::less<>> teams;      ///< by name
+  /// The file each figure, gear piece and team came from (by name / id), when loaded from disk.
+  std::map<std::string, std::string, std::less<>> figure_files;
+  std::map<std::string, std::string, std::less<>> gear_files;
+  std::map<std::string, std::string, std::less<>> team_files;
 
   /// Finds a figure by exact name, then case-insensitively; nullptr when unknown.
   [[nodiscard]] const FigureDef* find_figure(std::string_view name) const;
@@ -55,5 +59,10 @@ void load_asset_file(const std::string& path, AssetLibrary& library, LoadReport&
 /// Loads every *.yaml file under `dir` (assets/figures, assets/gear, assets/teams). Throws a
 /// DataException with every problem when any file is bad.
 AssetLibrary load_asset_library(const std::string& dir);
+/// Loads every *.yaml under each of `dirs` (each with figures/, gear/, teams/; a missing folder
+/// is skipped) into one library: the bundled samples and the player's own data folder. A name
+/// (or gear id) defined in two files — a player's figure called like a sample — is an error
+/// naming both files. Teams may use figures and gear of any folder.
+AssetLibrary load_asset_libraries(const std::vector<std::string>& dirs);
 
 }  // namespace duels

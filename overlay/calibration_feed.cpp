@@ -256,6 +256,7 @@ TableRegistrationOutcome register_table_from_source(const std::string& source,
   acc.samples = 100;
   out.accuracy = calib::estimate_accuracy(reg->plane, lens.covariance, reg->points,
                                           calib::registration_noise_px(*reg), acc);
+  out.coverage = calib::table_coverage(reg->plane, setup.base_target, 1.0);
   out.registration = std::move(*reg);
   if (best < 16) {
     out.error =

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "calib/camera_file.hpp"
+#include "calib/coverage.hpp"
 #include "calib/live.hpp"
 #include "calib/pattern.hpp"
 #include "calib/table.hpp"
@@ -27,7 +28,9 @@ struct TableSetupOptions {
   calib::TableGeometry table;  ///< 60" × 60" by default
   double marker_in = 5.0;
   double inset_in = 2.0;
-  int frames_to_try = 30;  ///< camera/video: frames read until all four markers are seen
+  int frames_to_try = 30;
+  calib::BaseTargetSpec base_target;  ///< the bases' markers, for the coverage map  ///<
+                                      ///< camera/video: frames read until all four markers are seen
 };
 
 /// Where the wizard's frames come from and how fast.
@@ -86,6 +89,7 @@ class CalibrationFeed {
 struct TableRegistrationOutcome {
   std::optional<calib::Registration> registration;
   std::optional<calib::AccuracyReport> accuracy;  ///< Monte Carlo over the table, inches
+  std::optional<calib::TableCoverage> coverage;   ///< where a base marker can be read
   std::string error;                              ///< why there is none, in words
 };
 

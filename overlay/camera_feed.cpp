@@ -79,19 +79,22 @@ void CameraFeed::run() {
     vision::BaseMap map;
     if (spec.kind == vision::SourceKind::kSynthetic) {
       vision::SceneSpec scene = vision::load_named_scene(spec.path, options_.assets_dir);
+      if (options_.stream_fps > 0) scene.fps = options_.stream_fps;  // sample the script finer
       renderer = std::make_shared<vision::SceneRenderer>(scene);
       plane = renderer->plane();
       map = vision::base_map_from_scene(scene);
-      scene_fps = options_.stream_fps > 0 ? options_.stream_fps : scene.fps;
+      scene_fps = scene.fps;
       const int frames = std::max(1, scene.frame_count());
       auto recorded = std::make_shared<std::vector<cv::Mat>>();
       for (int i = 0; i < std::min(options_.prerender_frames, frames) && !stop_; ++i)
         recorded->push_back(renderer->render(i));
+      // Frames rendered live repaint only what moved since the previous one (the demo camera).
+      auto live = std::make_shared<vision::LiveRenderer>(renderer);
       source = vision::open_generator(
           "synthetic " + scene.name,
-          [renderer, recorded, frames, fps = scene_fps](std::int64_t index, vision::Frame& frame) {
+          [live, recorded, frames, fps = scene_fps](std::int64_t index, vision::Frame& frame) {
             if (recorded->empty()) {
-              frame.image = renderer->render(index % frames);  // the scene loops
+              frame.image = live->render(index % frames);  // the scene loops
             } else {
               frame.image = (*recorded)[static_cast<std::size_t>(
                   index % static_cast<std::int64_t>(recorded->size()))];

@@ -32,7 +32,8 @@ struct CameraFeedOptions {
   /// Synthetic scenes: render this many frames once, then play them in a loop like a recording
   /// (capture then costs what a webcam's does: nothing); 0 = render every frame as it is due.
   int prerender_frames = 0;
-  double stream_fps = 0;  ///< synthetic scenes: frames per second delivered (0 = the scene's)
+  double stream_fps = 0;  ///< synthetic scenes: frames per second (0 = the scene file's); the
+                          ///< scene is sampled that often, so its motion keeps its speed
 };
 
 /// What the window shows of the camera: the latest picture and what vision made of it.

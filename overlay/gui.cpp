@@ -29,10 +29,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // The glyphs the overlay uses beyond Latin-1: Greek (σ), dashes, bullet, ellipsis, arrows, ≥, ▶, ●,
-// ✓.
+// ✓ and ✗.
 constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2010, 0x2027, 0x2190,
                                     0x2193, 0x2212, 0x2212, 0x2260, 0x2265, 0x25B6, 0x25B6,
-                                    0x25CF, 0x25CF, 0x2713, 0x2713, 0};
+                                    0x25CF, 0x25CF, 0x2713, 0x2717, 0};
 
 // Debian's fonts-dejavu-core, loaded at run time (not copied into the repository).
 constexpr const char* kFontDirs[] = {"/usr/share/fonts/truetype/dejavu",
@@ -201,10 +201,11 @@ GuiResult run_gui(GuiOptions o) {
   std::optional<match::DuelsMatch> match;
   if (!o.match_path.empty()) {
     match.emplace(match::DuelsMatch::resume(o.match_path));
-  } else {
-    if (!o.new_match) throw std::invalid_argument("run_gui: no match to open");
+  } else if (o.new_match) {
     if (auto g = new_game(*o.new_match); !g) throw std::invalid_argument(g.error().reason);
   }
+  // Without a match (only the card games, calibration or the editor were asked for) there is
+  // no journal until the team builder starts one.
   std::optional<ScriptDriver> script;
   if (!o.ui_script.empty()) script.emplace(load_ui_script(o.ui_script), o.script_timeout_s);
   GuiResult result;
@@ -224,13 +225,10 @@ GuiResult run_gui(GuiOptions o) {
     throw GuiUnavailable("no window: OpenGL 3.3 core could not be created on this display");
   }
   glfwMakeContextCurrent(glfw.window);
-  if (!match) {
+  if (!match && o.new_match) {
     const std::uint64_t seed = o.seed.value_or(dice::fresh_seed());
     match.emplace(match::DuelsMatch::create(new_journal_path(o, seed), *o.new_match, seed));
   }
-  result.journal = match->path();
-  if (o.session.ui_seed == 0)
-    o.session.ui_seed = match->seed() ^ (match->history().last_seq * 7919 + 1);
   if (const GLubyte* r = glGetString(GL_RENDERER); r != nullptr)
     result.renderer = reinterpret_cast<const char*>(r);
   const bool unattended = o.frames > 0 || script.has_value();
@@ -275,7 +273,18 @@ GuiResult run_gui(GuiOptions o) {
 
   std::vector<std::unique_ptr<Panel>> panels;
   {
-    Session session(std::move(*match), o.layout, o.session);
+    // The match on the table, when there is one (else it starts from the team builder).
+    std::unique_ptr<Session> session;
+    const auto open_session = [&](match::DuelsMatch m) {
+      result.journal = m.path();
+      SessionOptions so = o.session;
+      if (so.ui_seed == 0) so.ui_seed = m.seed() ^ (m.history().last_seq * 7919 + 1);
+      if (so.ai_teams.size() < m.state().teams.size()) so.ai_teams.resize(m.state().teams.size());
+      session = std::make_unique<Session>(std::move(m), o.layout, so);
+    };
+    if (match) open_session(std::move(*match));
+    std::optional<MatchSetup> start_request;
+    StatusLine idle_status;
 #if DUELS_OVERLAY_CAMERA
     std::unique_ptr<CameraFeed> camera;
     if (o.camera) camera = std::make_unique<CameraFeed>(*o.camera);
@@ -294,6 +303,30 @@ GuiResult run_gui(GuiOptions o) {
         o.calibration.value_or(CalibrationFeedOptions{}), o.calibration.has_value());
     CalibrationPanel* calib_panel = calib_owner.get();
     panels.push_back(std::move(calib_owner));
+    // Panels that need a match on the table (the first six, and the camera's).
+    const auto needs_match = [](const Panel& p) {
+      return !dynamic_cast<const CardGamesPanel*>(&p) &&
+             !dynamic_cast<const CalibrationPanel*>(&p) &&
+             !dynamic_cast<const FigureEditorPanel*>(&p) &&
+             !dynamic_cast<const TeamBuilderPanel*>(&p);
+    };
+    std::unique_ptr<EditorLibrary> editor_library;
+    if (o.assets) {
+      editor_library = std::make_unique<EditorLibrary>(*o.assets);
+      auto editor = std::make_unique<FigureEditorPanel>(*editor_library);
+      auto builder = std::make_unique<TeamBuilderPanel>(*editor_library);
+      editor->visible = builder->visible = o.open_editor;
+      panels.push_back(std::move(editor));
+      panels.push_back(std::move(builder));
+    }
+    if (!session) {
+      // No match: the card games (or the calibration wizard, or the editor) fill the window.
+      for (auto& p : panels) {
+        if (dynamic_cast<CardGamesPanel*>(p.get()) && !o.open_editor && !o.calibration)
+          p->place({0, 0, 1, 1});
+        if (dynamic_cast<CalibrationPanel*>(p.get())) p->place({0, 0, 1, 1});
+      }
+    }
 #if DUELS_OVERLAY_CAMERA
     CameraPanel* camera_panel = nullptr;
     if (camera) {
@@ -307,7 +340,9 @@ GuiResult run_gui(GuiOptions o) {
     }
 #endif
     WidgetRegistry widgets;
-    UiContext ctx{session, widgets, scale, big_font};
+    UiContext ctx{session.get(), widgets, scale, big_font};
+    ctx.idle_status = &idle_status;
+    ctx.start_match = [&start_request](const MatchSetup& setup) { start_request = setup; };
     int frames_after_script = 0;
     bool show_help = false;
 
@@ -319,7 +354,25 @@ GuiResult run_gui(GuiOptions o) {
       widgets.begin_frame();
       if (script) script->feed(io, widgets, glfwGetTime());
       ImGui::NewFrame();
-      session.tick(glfwGetTime());
+      if (start_request && !session) {
+        // The team builder's Start match: the journal is made now, not before.
+        const std::uint64_t seed = o.seed.value_or(dice::fresh_seed());
+        try {
+          open_session(match::DuelsMatch::create(new_journal_path(o, seed), *start_request, seed));
+          ctx.session = session.get();
+          session->set_status("Match started: " + fs::path(result.journal).filename().string(),
+                              false);
+          for (auto& p : panels) {
+            if (dynamic_cast<FigureEditorPanel*>(p.get()) ||
+                dynamic_cast<TeamBuilderPanel*>(p.get()))
+              p->visible = false;
+          }
+        } catch (const std::exception& e) {
+          idle_status = {e.what(), true};
+        }
+      }
+      start_request.reset();
+      if (session) session->tick(glfwGetTime());
 #if DUELS_OVERLAY_CAMERA
       if (camera) {
         // The newest vision snapshot, if any: positions go to the session (never waited for).
@@ -328,26 +381,29 @@ GuiResult run_gui(GuiOptions o) {
           if (camera_frame < 0) result.camera_live_from_frame = result.frames;
           camera_frame = snap->frame;
           result.vision = vision_positions(snap->table);
-          session.set_vision(result.vision);
+          if (session) session->set_vision(result.vision);
         }
       }
 #endif
-      shortcuts(session);
+      if (session) shortcuts(*session);
 
       float menu_h = 0;
       if (!o.bare && ImGui::BeginMainMenuBar()) {
         menu_h = ImGui::GetWindowSize().y;
         if (ImGui::BeginMenu("Match")) {
-          if (ImGui::MenuItem("Undo", "ctrl+Z", false, session.live())) session.undo();
-          if (ImGui::MenuItem("Redo", "ctrl+Y")) session.redo();
-          if (ImGui::MenuItem("Export report")) session.export_report();
+          if (ImGui::MenuItem("Undo", "ctrl+Z", false, session && session->live())) session->undo();
+          if (ImGui::MenuItem("Redo", "ctrl+Y", false, session != nullptr)) session->redo();
+          if (ImGui::MenuItem("Export report", nullptr, false, session != nullptr))
+            session->export_report();
           ImGui::Separator();
           if (ImGui::MenuItem("Quit")) glfwSetWindowShouldClose(glfw.window, GLFW_TRUE);
           ImGui::EndMenu();
         }
         if (ImGui::BeginMenu("View")) {
-          for (auto& p : panels)
-            ImGui::MenuItem(p->title().c_str(), nullptr, &p->visible);
+          for (auto& p : panels) {
+            if (session || !needs_match(*p))
+              ImGui::MenuItem(p->title().c_str(), nullptr, &p->visible);
+          }
           ImGui::EndMenu();
         }
         if (ImGui::BeginMenu("Help")) {
@@ -355,9 +411,11 @@ GuiResult run_gui(GuiOptions o) {
           ImGui::EndMenu();
         }
         ImGui::Separator();
-        ImGui::TextDisabled("%s", fs::path(session.journal_path()).filename().string().c_str());
+        ImGui::TextDisabled("%s",
+                            session ? fs::path(session->journal_path()).filename().string().c_str()
+                                    : "no match open");
         ImGui::Separator();
-        const StatusLine& st = session.status();
+        const StatusLine& st = session ? session->status() : idle_status;
         if (!st.text.empty()) {
           ImGui::PushStyleColor(ImGuiCol_Text,
                                 (st.error ? colours::kWarning : colours::kText).packed());
@@ -369,12 +427,14 @@ GuiResult run_gui(GuiOptions o) {
       const ImVec2 display = io.DisplaySize;
       {
         std::vector<Panel*> all;
-        for (auto& p : panels)
-          all.push_back(p.get());
+        for (auto& p : panels) {
+          if (session || !needs_match(*p)) all.push_back(p.get());
+        }
         decide_panel_backgrounds(all);
       }
       for (auto& p : panels) {
-        if (!o.bare) p->draw(ctx, 0, menu_h, display.x, display.y - menu_h);
+        if (!o.bare && (session || !needs_match(*p)))
+          p->draw(ctx, 0, menu_h, display.x, display.y - menu_h);
       }
       if (show_help) {
         ImGui::OpenPopup("Keyboard and mouse");

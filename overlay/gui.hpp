@@ -13,6 +13,7 @@
 #include "duels/engine.hpp"
 #include "overlay/calibration_feed.hpp"
 #include "overlay/card_games.hpp"
+#include "overlay/editor_model.hpp"
 #if DUELS_OVERLAY_CAMERA
 #include "overlay/camera_feed.hpp"
 #endif
@@ -31,7 +32,8 @@ class GuiUnavailable : public std::runtime_error {
 /// How to open the window and on which match.
 struct GuiOptions {
   std::string match_path;               ///< resume this journal, or…
-  std::optional<MatchSetup> new_match;  ///< …start a new match with this set-up
+  std::optional<MatchSetup> new_match;  ///< …start a new match with this set-up, or neither:
+                                        ///< no match (and no journal) until one is started
   std::string new_journal;  ///< where the new match's journal goes ("" = the data folder)
   std::string journal_prefix = "match";  ///< file name prefix in the data folder
   std::optional<std::uint64_t> seed;     ///< the new match's seed (fresh when absent)
@@ -44,6 +46,10 @@ struct GuiOptions {
   /// The camera (or synthetic scene) behind the table view; base positions come from it.
   std::optional<CameraFeedOptions> camera;
 #endif
+  /// Where the figure editor and team builder read and save figures, gear and teams; the
+  /// editor panels are there when set (and shown at once with `open_editor`).
+  std::optional<AssetFolders> assets;
+  bool open_editor = false;
   int frames = 0;                ///< close after this many frames (0: when the window is closed)
   std::string screenshot;        ///< write the last frame here as PNG
   std::string ui_script;         ///< play this UI script (the window closes when it is done)
@@ -60,7 +66,7 @@ struct GuiOptions {
 /// What happened in the window.
 struct GuiResult {
   int frames = 0;
-  std::string journal;             ///< the match journal
+  std::string journal;             ///< the match journal ("" when no match was opened)
   std::string script_error;        ///< when the UI script failed
   std::size_t script_actions = 0;  ///< actions of the script that were played
   bool script_finished = false;    ///< every action was played
@@ -99,8 +105,8 @@ bool display_advertised();
 /// ~/.config/duels-companion/imgui.ini).
 std::string layout_file();
 
-/// Opens the match, then the window, and runs it. Throws GuiUnavailable when no window can be
-/// opened (after the match is opened, so data errors come first), DataException for bad files.
+/// Opens the match (if any), then the window, and runs it. Throws GuiUnavailable when no window can
+/// be opened (after the match is opened, so data errors come first), DataException for bad files.
 GuiResult run_gui(GuiOptions options);
 
 }  // namespace duels::overlay

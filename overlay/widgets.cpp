@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "dice/notation.hpp"
+#include "overlay/session.hpp"
 
 namespace duels::overlay {
 
@@ -42,6 +43,14 @@ std::vector<std::string> WidgetRegistry::labels() const {
     if (std::find(out.begin(), out.end(), r.label) == out.end()) out.push_back(r.label);
   }
   return out;
+}
+
+void UiContext::set_status(std::string text, bool error) {
+  if (session != nullptr) {
+    session->set_status(std::move(text), error);
+  } else if (idle_status != nullptr) {
+    *idle_status = {std::move(text), error};
+  }
 }
 
 namespace ui {

@@ -5,12 +5,14 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "dice/die.hpp"
+#include "duels/engine.hpp"
 #include "duels/state.hpp"
 #include "overlay/palette.hpp"
 #include "overlay/table_model.hpp"
@@ -21,6 +23,7 @@ struct ImDrawList;
 namespace duels::overlay {
 
 class Session;
+struct StatusLine;
 
 /// What kind of thing a registered widget is (scripts can ask for one kind, e.g. dice).
 enum class WidgetKind : std::uint8_t { Button, Die, Base, Field };
@@ -58,10 +61,18 @@ class WidgetRegistry {
 
 /// Everything a panel needs to draw a frame.
 struct UiContext {
-  Session& session;
+  /// The match on the table; null while none is open (the window then shows only the card
+  /// games, the calibration wizard, the figure editor and the team builder).
+  Session* session = nullptr;
   WidgetRegistry& widgets;
   float scale = 1;             ///< DPI scale (1 = 96 dpi)
   ImFont* big_font = nullptr;  ///< for dial values and headings (may be null)
+  /// Asks the window to start a match with this set-up (the team builder's Start match).
+  std::function<void(const MatchSetup&)> start_match;
+  /// The status line under the menu bar when no match is open (the session's otherwise).
+  StatusLine* idle_status = nullptr;
+  /// Puts a message in the status line (the session's, or the idle one).
+  void set_status(std::string text, bool error = false);
 };
 
 namespace ui {

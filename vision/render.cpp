@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "calib/pattern.hpp"
@@ -128,6 +129,12 @@ struct SceneRenderer::Impl {
   std::vector<cv::Mat> markers;  // one cell per pixel, 0 / 255, per base
   cv::Vec3d eye;                 // camera centre, table frame
   cv::Matx33d cam_to_table;      // rotation camera → table
+  cv::Rect2d view;               // what the canvas sees, in normalized (ideal) coordinates
+  // The canvas in tiles of kTile² pixels: each tile's middle ray (unit, table frame) and the
+  // widest angle between it and any ray of the tile (infinite where the lens has no ray).
+  static constexpr int kTile = 16;
+  cv::Mat tile_ray;    // CV_64FC3
+  cv::Mat tile_angle;  // CV_64F
 
   Impl(const SceneSpec& spec, const calib::TablePlane& plane)
       : camera(spec.camera, spec.look.supersample) {
@@ -175,6 +182,54 @@ struct SceneRenderer::Impl {
     }
     eye = calib::camera_centre_in_object(plane.pose());
     cam_to_table = calib::rotation_of(plane.pose()).t();
+    double x0 = kInf;
+    double y0 = kInf;
+    double x1 = -kInf;
+    double y1 = -kInf;
+    const cv::Mat& rays = camera.rays();
+    for (int v = 0; v < rays.rows; ++v) {
+      for (int u = 0; u < rays.cols; ++u) {
+        const cv::Vec2f r = rays.at<cv::Vec2f>(v, u);
+        if (!std::isfinite(r[0])) continue;
+        x0 = std::min(x0, static_cast<double>(r[0]));
+        x1 = std::max(x1, static_cast<double>(r[0]));
+        y0 = std::min(y0, static_cast<double>(r[1]));
+        y1 = std::max(y1, static_cast<double>(r[1]));
+      }
+    }
+    view = x1 >= x0 ? cv::Rect2d(x0, y0, x1 - x0, y1 - y0) : cv::Rect2d();
+    const int tiles_x = (rays.cols + kTile - 1) / kTile;
+    const int tiles_y = (rays.rows + kTile - 1) / kTile;
+    tile_ray.create(tiles_y, tiles_x, CV_64FC3);
+    tile_angle.create(tiles_y, tiles_x, CV_64F);
+    auto unit_ray = [&](int u, int v) -> std::optional<cv::Vec3d> {
+      const cv::Vec2f r = rays.at<cv::Vec2f>(v, u);
+      if (!std::isfinite(r[0])) return std::nullopt;
+      return cv::normalize(cam_to_table * cv::Vec3d(r[0], r[1], 1.0));
+    };
+    for (int ty = 0; ty < tiles_y; ++ty) {
+      for (int tx = 0; tx < tiles_x; ++tx) {
+        const int u0 = tx * kTile;
+        const int v0 = ty * kTile;
+        const int u1 = std::min(rays.cols, u0 + kTile) - 1;
+        const int v1 = std::min(rays.rows, v0 + kTile) - 1;
+        const auto mid = unit_ray((u0 + u1) / 2, (v0 + v1) / 2);
+        double widest = mid ? 0.0 : kInf;
+        for (int v : {v0, v1}) {
+          for (int u : {u0, u1}) {
+            const auto corner = unit_ray(u, v);
+            if (!mid || !corner) {
+              widest = kInf;
+              continue;
+            }
+            widest = std::max(widest, std::acos(std::clamp(mid->dot(*corner), -1.0, 1.0)));
+          }
+        }
+        tile_ray.at<cv::Vec3d>(ty, tx) = mid ? *mid : cv::Vec3d();
+        // Lens rays bend smoothly: twice the corners' angle bounds every ray inside the tile.
+        tile_angle.at<double>(ty, tx) = 2 * widest;
+      }
+    }
   }
 };
 
@@ -336,119 +391,264 @@ FrameTruth SceneRenderer::truth_at(std::int64_t index, double time_s) const {
   return truth;
 }
 
+namespace {
+
+bool same_solid(const Solid& x, const Solid& y) {
+  return x.kind == y.kind && x.a == y.a && x.b == y.b && x.radius == y.radius &&
+         x.colour == y.colour && x.base == y.base && x.angle_rad == y.angle_rad;
+}
+
+// The exposure's sub-frame times of the frame at time t (three when something moves during
+// the exposure and motion blur is on, else one).
+std::vector<double> subframe_times(const SceneSpec& spec, double t) {
+  bool anything_moves = false;
+  for (const auto& b : spec.bases) {
+    anything_moves |= moved(b, t - spec.look.exposure_s, t + spec.look.exposure_s);
+  }
+  for (const auto& h : spec.hands)
+    anything_moves |= t >= h.t0_s - spec.look.exposure_s && t <= h.t1_s + spec.look.exposure_s;
+  const int subframes = spec.look.motion_blur && anything_moves ? 3 : 1;
+  std::vector<double> out;
+  for (int k = 0; k < subframes; ++k) {
+    out.push_back(subframes == 1 ? t : t + spec.look.exposure_s * (k / (subframes - 1.0) - 0.5));
+  }
+  return out;
+}
+
+}  // namespace
+
+// What painting a solid needs from the renderer.
+struct SceneRenderer::Painter {
+  const SceneSpec& spec;
+  const Impl& impl;
+
+  // The canvas box a solid can cover. A solid that reaches behind the camera (a player's arm)
+  // is cut at a plane just in front of it; what is left is bounded in ideal image coordinates,
+  // cut to the lens's view, and its outline taken through the lens.
+  [[nodiscard]] cv::Rect box(const Solid& s, cv::Size canvas) const {
+    const int ss = impl.camera.supersample();
+    const double r = s.radius;
+    const double x0 = std::min(s.a[0], s.b[0]) - r;
+    const double x1 = std::max(s.a[0], s.b[0]) + r;
+    const double y0 = std::min(s.a[1], s.b[1]) - r;
+    const double y1 = std::max(s.a[1], s.b[1]) + r;
+    const double z0 = s.kind == Solid::Kind::kCylinder ? s.a[2] : std::min(s.a[2], s.b[2]) - r;
+    const double z1 = s.kind == Solid::Kind::kCylinder ? s.b[2] : std::max(s.a[2], s.b[2]) + r;
+    constexpr double kNear = 0.5;  // inches in front of the camera
+    const cv::Rect whole(0, 0, canvas.width, canvas.height);
+    const cv::Matx33d rot = calib::rotation_of(spec.table_to_camera);
+    std::array<cv::Vec3d, 8> cam;
+    bool behind = false;
+    for (int c = 0; c < 8; ++c) {
+      const cv::Vec3d p((c & 1) ? x1 : x0, (c & 2) ? y1 : y0, (c & 4) ? z1 : z0);
+      cam[static_cast<std::size_t>(c)] = rot * p + spec.table_to_camera.tvec;
+      behind |= cam[static_cast<std::size_t>(c)][2] <= kNear;
+    }
+    std::vector<cv::Point2d> outline;  // canvas pixels
+    if (!behind) {
+      for (int c = 0; c < 8; ++c) {
+        const cv::Vec3d p((c & 1) ? x1 : x0, (c & 2) ? y1 : y0, (c & 4) ? z1 : z0);
+        outline.push_back(impl.camera.to_canvas(
+            calib::project_point(spec.camera, spec.table_to_camera, cv::Point3d(p))));
+      }
+    } else {
+      // The box's corners in front of the near plane and where its edges cross it.
+      std::vector<cv::Vec3d> front;
+      for (int c = 0; c < 8; ++c) {
+        const cv::Vec3d& p = cam[static_cast<std::size_t>(c)];
+        if (p[2] > kNear) front.push_back(p);
+        for (int axis : {1, 2, 4}) {
+          if (c & axis) continue;
+          const cv::Vec3d& q = cam[static_cast<std::size_t>(c | axis)];
+          if ((p[2] > kNear) != (q[2] > kNear)) {
+            const double f = (kNear - p[2]) / (q[2] - p[2]);
+            front.push_back(p + f * (q - p));
+          }
+        }
+      }
+      if (front.empty()) return {};
+      double u0 = kInf;
+      double v0 = kInf;
+      double u1 = -kInf;
+      double v1 = -kInf;
+      for (const auto& p : front) {
+        u0 = std::min(u0, p[0] / p[2]);
+        u1 = std::max(u1, p[0] / p[2]);
+        v0 = std::min(v0, p[1] / p[2]);
+        v1 = std::max(v1, p[1] / p[2]);
+      }
+      const cv::Rect2d ideal = cv::Rect2d(u0, v0, u1 - u0, v1 - v0) & impl.view;
+      if (ideal.area() <= 0) return {};
+      // The outline of that rectangle through the lens, sampled densely along its edges.
+      const calib::Pose identity{};
+      constexpr int kSamples = 32;
+      for (int k = 0; k <= kSamples; ++k) {
+        const double f = static_cast<double>(k) / kSamples;
+        const double u = ideal.x + f * ideal.width;
+        const double v = ideal.y + f * ideal.height;
+        for (const cv::Point2d q : {cv::Point2d(u, ideal.y), cv::Point2d(u, ideal.br().y),
+                                    cv::Point2d(ideal.x, v), cv::Point2d(ideal.br().x, v)}) {
+          outline.push_back(impl.camera.to_canvas(
+              calib::project_point(spec.camera, identity, cv::Point3d(q.x, q.y, 1.0))));
+        }
+      }
+    }
+    double bx0 = kInf;
+    double by0 = kInf;
+    double bx1 = -kInf;
+    double by1 = -kInf;
+    for (const auto& px : outline) {
+      bx0 = std::min(bx0, px.x);
+      by0 = std::min(by0, px.y);
+      bx1 = std::max(bx1, px.x);
+      by1 = std::max(by1, px.y);
+    }
+    const double m = 0.15 * std::max(bx1 - bx0, by1 - by0) + 4 * ss;
+    const double lim = 1e6;
+    return whole & cv::Rect(cv::Point(static_cast<int>(std::floor(std::clamp(bx0 - m, -lim, lim))),
+                                      static_cast<int>(std::floor(std::clamp(by0 - m, -lim, lim)))),
+                            cv::Point(static_cast<int>(std::ceil(std::clamp(bx1 + m, -lim, lim))),
+                                      static_cast<int>(std::ceil(std::clamp(by1 + m, -lim, lim)))));
+  }
+
+  // Whether any ray of canvas tile (tx, ty) can meet capsule `s`: the tile's middle ray must
+  // pass within r + angle·(farthest distance) of its axis, since every ray of the tile stays
+  // within that angle of the middle one.
+  [[nodiscard]] bool tile_may_hit(const Solid& s, int tx, int ty) const {
+    const double angle = impl.tile_angle.at<double>(ty, tx);
+    if (!std::isfinite(angle)) return true;
+    const cv::Vec3d eye = impl.eye;
+    const double reach = std::max(cv::norm(s.a - eye), cv::norm(s.b - eye)) + s.radius;
+    Solid grown = s;
+    grown.radius = s.radius + angle * reach + 1e-6;
+    // The eye inside the grown capsule: no cheap answer, paint the tile.
+    const cv::Vec3d ab = s.b - s.a;
+    const double len2 = ab.dot(ab);
+    const double f = len2 > 0 ? std::clamp((eye - s.a).dot(ab) / len2, 0.0, 1.0) : 0.0;
+    if (cv::norm(eye - (s.a + f * ab)) <= grown.radius) return true;
+    return hit_capsule(grown, eye, impl.tile_ray.at<cv::Vec3d>(ty, tx)).t < kInf;
+  }
+
+  // The parts of `region` where solid `s` may show: the region itself for a base; for a capsule
+  // (figure, hand, arm), the runs of tiles its rays can meet.
+  [[nodiscard]] std::vector<cv::Rect> paint_rects(const Solid& s, cv::Rect region) const {
+    if (s.kind != Solid::Kind::kCapsule) return {region};
+    constexpr int kTile = Impl::kTile;
+    std::vector<cv::Rect> out;
+    for (int ty = region.y / kTile; ty * kTile < region.br().y; ++ty) {
+      int run_start = -1;
+      const int last = (region.br().x - 1) / kTile;
+      for (int tx = region.x / kTile; tx <= last + 1; ++tx) {
+        const bool hit = tx <= last && tile_may_hit(s, tx, ty);
+        if (hit && run_start < 0) run_start = tx;
+        if (!hit && run_start >= 0) {
+          out.push_back(region &
+                        cv::Rect(run_start * kTile, ty * kTile, (tx - run_start) * kTile, kTile));
+          run_start = -1;
+        }
+      }
+    }
+    return out;
+  }
+
+  // Ray-casts one solid into `canvas` and `depth` (full canvas size) inside `region`.
+  void paint(const Solid& s, cv::Rect region, cv::Mat& canvas, cv::Mat& depth) const {
+    region &= box(s, canvas.size());
+    if (region.area() <= 0) return;
+    const std::vector<cv::Rect> rects = paint_rects(s, region);
+    const cv::Mat& rays = impl.camera.rays();
+    const cv::Vec3d eye = impl.eye;
+    const cv::Matx33d& to_table = impl.cam_to_table;
+    const cv::Vec3d light = cv::normalize(cv::Vec3d(-0.3, -0.5, 1.0));
+    const cv::Mat* marker = s.base >= 0 ? &impl.markers[static_cast<std::size_t>(s.base)] : nullptr;
+    const SceneBaseSpec* base =
+        s.base >= 0 ? &spec.bases[static_cast<std::size_t>(s.base)] : nullptr;
+    auto paint_row = [&](int v, int u0, int u1) {
+      const auto* ray = rays.ptr<cv::Vec2f>(v);
+      auto* out = canvas.ptr<cv::Vec3b>(v);
+      auto* zb = depth.ptr<double>(v);
+      for (int u = u0; u < u1; ++u) {
+        if (!std::isfinite(ray[u][0])) continue;
+        const cv::Vec3d d = to_table * cv::Vec3d(ray[u][0], ray[u][1], 1.0);
+        const Hit h = hit(s, eye, d);
+        if (!(h.t < zb[u])) continue;
+        zb[u] = h.t;
+        cv::Vec3d colour = s.colour;
+        if (base && h.normal[2] > 0.99) {
+          // The base's top: light paper with the marker.
+          const cv::Vec3d p = eye + h.t * d;
+          const cv::Point2d local =
+              rotate({p[0] - s.a[0], p[1] - s.a[1]}, -(s.angle_rad - CV_PI / 2)) -
+              base->marker_offset_in;
+          const double side = base->marker_side_in;
+          const double px = (local.x + side / 2) / side;
+          const double py = (side / 2 - local.y) / side;
+          colour = cv::Vec3d::all(225);
+          if (marker && !marker->empty() && px >= 0 && px < 1 && py >= 0 && py < 1) {
+            const int cx = std::min(marker->cols - 1, static_cast<int>(px * marker->cols));
+            const int cy = std::min(marker->rows - 1, static_cast<int>(py * marker->rows));
+            colour = cv::Vec3d::all(marker->at<unsigned char>(cy, cx) ? 235.0 : 25.0);
+          }
+        }
+        const double shade = 0.55 + 0.45 * std::max(0.0, h.normal.dot(light));
+        out[u] = cv::Vec3b(cv::saturate_cast<unsigned char>(colour[0] * shade),
+                           cv::saturate_cast<unsigned char>(colour[1] * shade),
+                           cv::saturate_cast<unsigned char>(colour[2] * shade));
+      }
+    };
+    // Rows of every rect, shared among the threads.
+    std::vector<std::pair<int, const cv::Rect*>> rows;
+    for (const auto& r : rects) {
+      for (int v = r.y; v < r.br().y; ++v)
+        rows.emplace_back(v, &r);
+    }
+    cv::parallel_for_(cv::Range(0, static_cast<int>(rows.size())), [&](const cv::Range& range) {
+      for (int i = range.start; i < range.end; ++i) {
+        const auto& [v, r] = rows[static_cast<std::size_t>(i)];
+        paint_row(v, r->x, r->br().x);
+      }
+    });
+  }
+
+  // The exposure averaged over its sub-frames, painted into `into` (canvas size, 8UC3) inside
+  // `region` only; outside it `into` is left as it was.
+  void compose(const std::vector<std::vector<Solid>>& subframes, cv::Rect region,
+               cv::Mat& into) const {
+    if (region.area() <= 0) return;
+    cv::Mat sum;
+    for (const auto& solids : subframes) {
+      cv::Mat canvas(impl.table_canvas.size(), impl.table_canvas.type());
+      impl.table_canvas(region).copyTo(canvas(region));
+      cv::Mat depth(canvas.size(), CV_64F);
+      depth(region).setTo(cv::Scalar(kInf));
+      for (const auto& s : solids)
+        paint(s, region, canvas, depth);
+      if (subframes.size() == 1) {
+        canvas(region).copyTo(into(region));
+        return;
+      }
+      if (sum.empty()) sum = cv::Mat::zeros(region.size(), CV_32FC3);
+      cv::accumulate(canvas(region), sum);
+    }
+    cv::Mat avg;
+    sum.convertTo(avg, CV_8UC3, 1.0 / static_cast<double>(subframes.size()));
+    avg.copyTo(into(region));
+  }
+};
+
 cv::Mat SceneRenderer::render(std::int64_t index, FrameTruth* truth) const {
   const double t = static_cast<double>(index) / spec_.fps;
   if (truth) *truth = truth_at(index, t);
-  bool anything_moves = false;
-  for (const auto& b : spec_.bases) {
-    anything_moves |= moved(b, t - spec_.look.exposure_s, t + spec_.look.exposure_s);
-  }
-  for (const auto& h : spec_.hands)
-    anything_moves |= t >= h.t0_s - spec_.look.exposure_s && t <= h.t1_s + spec_.look.exposure_s;
-  const int subframes = spec_.look.motion_blur && anything_moves ? 3 : 1;
-  const cv::Mat& rays = impl_->camera.rays();
-  const int ss = impl_->camera.supersample();
-  const cv::Vec3d eye = impl_->eye;
-  const cv::Matx33d& to_table = impl_->cam_to_table;
-  const cv::Vec3d light = cv::normalize(cv::Vec3d(-0.3, -0.5, 1.0));
-  cv::Mat sum;
-  for (int k = 0; k < subframes; ++k) {
-    const double tk =
-        subframes == 1 ? t : t + spec_.look.exposure_s * (k / (subframes - 1.0) - 0.5);
-    const std::vector<Solid> solids = solids_at(spec_, tk);
-    cv::Mat canvas = impl_->table_canvas.clone();
-    cv::Mat depth(canvas.size(), CV_64F, cv::Scalar(kInf));
-    for (const auto& s : solids) {
-      // Canvas box of the solid: project its bounding box.
-      const double r = s.radius;
-      const double x0 = std::min(s.a[0], s.b[0]) - r;
-      const double x1 = std::max(s.a[0], s.b[0]) + r;
-      const double y0 = std::min(s.a[1], s.b[1]) - r;
-      const double y1 = std::max(s.a[1], s.b[1]) + r;
-      const double z0 = s.kind == Solid::Kind::kCylinder ? s.a[2] : std::min(s.a[2], s.b[2]) - r;
-      const double z1 = s.kind == Solid::Kind::kCylinder ? s.b[2] : std::max(s.a[2], s.b[2]) + r;
-      double bx0 = kInf;
-      double by0 = kInf;
-      double bx1 = -kInf;
-      double by1 = -kInf;
-      bool behind = false;
-      const cv::Matx33d rot = calib::rotation_of(spec_.table_to_camera);
-      for (int c = 0; c < 8; ++c) {
-        const cv::Vec3d p((c & 1) ? x1 : x0, (c & 2) ? y1 : y0, (c & 4) ? z1 : z0);
-        const cv::Vec3d cam = rot * p + spec_.table_to_camera.tvec;
-        if (cam[2] <= 0.5) {
-          behind = true;
-          break;
-        }
-        const cv::Point2d px = impl_->camera.to_canvas(
-            calib::project_point(spec_.camera, spec_.table_to_camera, cv::Point3d(p)));
-        bx0 = std::min(bx0, px.x);
-        by0 = std::min(by0, px.y);
-        bx1 = std::max(bx1, px.x);
-        by1 = std::max(by1, px.y);
-      }
-      cv::Rect region(0, 0, canvas.cols, canvas.rows);
-      if (!behind) {
-        const double m = 0.15 * std::max(bx1 - bx0, by1 - by0) + 4 * ss;
-        const double lim = 1e6;
-        region &= cv::Rect(cv::Point(static_cast<int>(std::floor(std::clamp(bx0 - m, -lim, lim))),
-                                     static_cast<int>(std::floor(std::clamp(by0 - m, -lim, lim)))),
-                           cv::Point(static_cast<int>(std::ceil(std::clamp(bx1 + m, -lim, lim))),
-                                     static_cast<int>(std::ceil(std::clamp(by1 + m, -lim, lim)))));
-      }
-      if (region.area() <= 0) continue;
-      const cv::Mat* marker =
-          s.base >= 0 ? &impl_->markers[static_cast<std::size_t>(s.base)] : nullptr;
-      const SceneBaseSpec* base =
-          s.base >= 0 ? &spec_.bases[static_cast<std::size_t>(s.base)] : nullptr;
-      cv::parallel_for_(cv::Range(region.y, region.y + region.height), [&](const cv::Range& rows) {
-        for (int v = rows.start; v < rows.end; ++v) {
-          const auto* ray = rays.ptr<cv::Vec2f>(v);
-          auto* out = canvas.ptr<cv::Vec3b>(v);
-          auto* zb = depth.ptr<double>(v);
-          for (int u = region.x; u < region.x + region.width; ++u) {
-            if (!std::isfinite(ray[u][0])) continue;
-            const cv::Vec3d d = to_table * cv::Vec3d(ray[u][0], ray[u][1], 1.0);
-            const Hit h = hit(s, eye, d);
-            if (!(h.t < zb[u])) continue;
-            zb[u] = h.t;
-            cv::Vec3d colour = s.colour;
-            if (base && h.normal[2] > 0.99) {
-              // The base's top: light paper with the marker.
-              const cv::Vec3d p = eye + h.t * d;
-              const cv::Point2d local =
-                  rotate({p[0] - s.a[0], p[1] - s.a[1]}, -(s.angle_rad - CV_PI / 2)) -
-                  base->marker_offset_in;
-              const double side = base->marker_side_in;
-              const double px = (local.x + side / 2) / side;
-              const double py = (side / 2 - local.y) / side;
-              colour = cv::Vec3d::all(225);
-              if (marker && !marker->empty() && px >= 0 && px < 1 && py >= 0 && py < 1) {
-                const int cx = std::min(marker->cols - 1, static_cast<int>(px * marker->cols));
-                const int cy = std::min(marker->rows - 1, static_cast<int>(py * marker->rows));
-                colour = cv::Vec3d::all(marker->at<unsigned char>(cy, cx) ? 235.0 : 25.0);
-              }
-            }
-            const double shade = 0.55 + 0.45 * std::max(0.0, h.normal.dot(light));
-            out[u] = cv::Vec3b(cv::saturate_cast<unsigned char>(colour[0] * shade),
-                               cv::saturate_cast<unsigned char>(colour[1] * shade),
-                               cv::saturate_cast<unsigned char>(colour[2] * shade));
-          }
-        }
-      });
-    }
-    if (subframes == 1) {
-      sum = canvas;
-    } else {
-      if (sum.empty()) sum = cv::Mat::zeros(canvas.size(), CV_32FC3);
-      cv::accumulate(canvas, sum);
-    }
-  }
-  if (subframes > 1) sum.convertTo(sum, CV_8UC3, 1.0 / subframes);
+  std::vector<std::vector<Solid>> subframes;
+  for (double tk : subframe_times(spec_, t))
+    subframes.push_back(solids_at(spec_, tk));
+  const Painter painter{spec_, *impl_};
+  cv::Mat canvas(impl_->table_canvas.size(), CV_8UC3);
+  painter.compose(subframes, cv::Rect(cv::Point(0, 0), canvas.size()), canvas);
   calib::FinishOptions finish;
   finish.blur_sigma_px = spec_.look.blur_sigma_px;
   finish.noise_sigma = 0;
-  cv::Mat image = impl_->camera.finish(sum, finish);
+  cv::Mat image = impl_->camera.finish(canvas, finish);
   cv::Mat f;
   image.convertTo(f, CV_32FC3);
   f = f.mul(impl_->gain);
@@ -459,6 +659,142 @@ cv::Mat SceneRenderer::render(std::int64_t index, FrameTruth* truth) const {
     f += noise;
   }
   f.convertTo(image, CV_8UC3);
+  return image;
+}
+
+// ---------------------------------------------------------------------------------------------
+// LiveRenderer
+
+struct LiveRenderer::State {
+  std::vector<std::vector<Solid>> subframes;  // the last frame's solids, per sub-frame
+  cv::Mat canvas;                             // its exposure, canvas size, 8UC3
+  cv::Mat sharp;    // the exposure at picture size before the blur (only when supersampled)
+  cv::Mat blurred;  // after the optical blur, image size, 8UC3
+  cv::Mat lit;      // after the uneven light, image size, 8UC3
+  std::vector<std::pair<cv::Mat, cv::Mat>> noise;  // sensor noise bank: (+ part, − part), 8UC3
+  bool primed = false;
+};
+
+LiveRenderer::LiveRenderer(std::shared_ptr<const SceneRenderer> scene, int noise_patterns)
+    : scene_(std::move(scene)), state_(std::make_unique<State>()) {
+  const SceneSpec& spec = scene_->spec();
+  if (spec.look.noise_sigma > 0) {
+    cv::RNG rng(spec.seed * 1000003ULL + 99991);
+    for (int k = 0; k < std::max(1, noise_patterns); ++k) {
+      cv::Mat n(spec.camera.image_size, CV_32FC3);
+      rng.fill(n, cv::RNG::NORMAL, 0.0, spec.look.noise_sigma);
+      cv::Mat plus;
+      cv::Mat minus;
+      n.convertTo(plus, CV_8UC3);  // saturates the negative half to 0
+      cv::Mat neg = -n;
+      neg.convertTo(minus, CV_8UC3);
+      state_->noise.emplace_back(plus, minus);
+    }
+  }
+}
+
+LiveRenderer::~LiveRenderer() = default;
+
+cv::Mat LiveRenderer::render(std::int64_t index, FrameTruth* truth) {
+  const SceneSpec& spec = scene_->spec();
+  const SceneRenderer::Impl& impl = *scene_->impl_;
+  const SceneRenderer::Painter painter{spec, impl};
+  State& st = *state_;
+  const double t = static_cast<double>(index) / spec.fps;
+  if (truth) *truth = scene_->truth_at(index, t);
+  std::vector<std::vector<Solid>> subframes;
+  for (double tk : subframe_times(spec, t))
+    subframes.push_back(solids_at(spec, tk));
+
+  const cv::Size canvas_size = impl.table_canvas.size();
+  const cv::Rect whole(cv::Point(0, 0), canvas_size);
+  cv::Rect dirty;
+  if (!st.primed) {
+    st.canvas.create(canvas_size, CV_8UC3);
+    dirty = whole;
+  } else {
+    // A solid is unchanged when it stands identically in every sub-frame of both frames;
+    // every other solid's boxes, then and now, are repainted.
+    auto unchanged = [&](const Solid& s) {
+      auto in_all = [&](const std::vector<std::vector<Solid>>& frames) {
+        return std::all_of(frames.begin(), frames.end(), [&](const std::vector<Solid>& solids) {
+          return std::any_of(solids.begin(), solids.end(),
+                             [&](const Solid& o) { return same_solid(s, o); });
+        });
+      };
+      return in_all(subframes) && in_all(st.subframes);
+    };
+    for (const auto* frames : {&subframes, &st.subframes}) {
+      for (const auto& solids : *frames) {
+        for (const auto& s : solids) {
+          if (unchanged(s)) continue;
+          const cv::Rect b = painter.box(s, canvas_size);
+          dirty = dirty.area() > 0 ? (dirty | b) : b;
+        }
+      }
+    }
+  }
+  dirty_share_ = static_cast<double>(dirty.area()) / whole.area();
+  const int ss = impl.camera.supersample();
+  if (dirty.area() > 0) {
+    // Whole pixels of the picture: the canvas region grows to multiples of the supersampling.
+    const int x0 = dirty.x / ss * ss;
+    const int y0 = dirty.y / ss * ss;
+    const int x1 = std::min(canvas_size.width, (dirty.br().x + ss - 1) / ss * ss);
+    const int y1 = std::min(canvas_size.height, (dirty.br().y + ss - 1) / ss * ss);
+    dirty = cv::Rect(cv::Point(x0, y0), cv::Point(x1, y1));
+    painter.compose(subframes, dirty, st.canvas);
+
+    const cv::Size image_size = spec.camera.image_size;
+    const cv::Rect image_whole(cv::Point(0, 0), image_size);
+    const cv::Rect changed =
+        image_whole & cv::Rect(x0 / ss, y0 / ss, (x1 - x0) / ss, (y1 - y0) / ss);
+    if (!st.primed) {
+      st.blurred.create(image_size, CV_8UC3);
+      st.lit.create(image_size, CV_8UC3);
+    }
+    cv::Mat small;
+    if (ss > 1) {
+      cv::resize(st.canvas(dirty), small, changed.size(), 0, 0, cv::INTER_AREA);
+    } else {
+      small = st.canvas(dirty);
+    }
+    if (ss > 1) {
+      if (st.sharp.empty()) st.sharp.create(image_size, CV_8UC3);
+      small.copyTo(st.sharp(changed));
+    }
+    const cv::Mat& sharp = ss > 1 ? st.sharp : st.canvas;
+    // The blur changes pixels up to its kernel's radius beyond what changed. It runs on a
+    // stand-alone copy of that region grown by the radius once more, which gives exactly the
+    // whole-picture blur inside (OpenCV's blur of a view into a bigger picture differs by one
+    // grey level now and then).
+    const double sigma = spec.look.blur_sigma_px;
+    const int ksize = sigma > 0 ? (cvRound(sigma * 6 + 1) | 1) : 1;  // OpenCV's for 8-bit
+    const int radius = ksize / 2;
+    auto grown = [&](cv::Rect r, int by) {
+      return image_whole & cv::Rect(r.x - by, r.y - by, r.width + 2 * by, r.height + 2 * by);
+    };
+    const cv::Rect blurred_region = grown(changed, radius);
+    if (sigma > 0) {
+      const cv::Rect source_region = grown(blurred_region, radius);
+      cv::Mat blurred;
+      cv::GaussianBlur(sharp(source_region).clone(), blurred, cv::Size(ksize, ksize), sigma, sigma);
+      blurred(blurred_region - source_region.tl()).copyTo(st.blurred(blurred_region));
+    } else {
+      sharp(blurred_region).copyTo(st.blurred(blurred_region));
+    }
+    cv::Mat f;
+    st.blurred(blurred_region).convertTo(f, CV_32FC3);
+    f = f.mul(impl.gain(blurred_region));
+    f.convertTo(st.lit(blurred_region), CV_8UC3);
+    st.primed = true;
+  }
+  st.subframes = std::move(subframes);
+  if (st.noise.empty()) return st.lit.clone();
+  const auto& [plus, minus] = st.noise[static_cast<std::size_t>(index) % st.noise.size()];
+  cv::Mat image;
+  cv::add(st.lit, plus, image);
+  cv::subtract(image, minus, image);
   return image;
 }
 

@@ -55,10 +55,38 @@ class SceneRenderer {
   [[nodiscard]] cv::Mat render(std::int64_t index, FrameTruth* truth = nullptr) const;
 
  private:
+  friend class LiveRenderer;
   struct Impl;
+  struct Painter;
   SceneSpec spec_;
   calib::TablePlane plane_;
   std::unique_ptr<Impl> impl_;
+};
+
+/// Renders one scene's frames for a live picture (the demo camera): each frame repaints only
+/// where something changed since the previous one (a base that moved, a hand), so a still table
+/// costs little more than adding the sensor noise. Without noise the pictures are the ones
+/// SceneRenderer::render gives, bit for bit; the sensor noise comes from a bank of
+/// `noise_patterns` seeded patterns used in turn instead of being drawn anew for every frame.
+/// Keeps the last frame: use it from one thread.
+class LiveRenderer {
+ public:
+  explicit LiveRenderer(std::shared_ptr<const SceneRenderer> scene, int noise_patterns = 8);
+  ~LiveRenderer();
+  LiveRenderer(const LiveRenderer&) = delete;
+  LiveRenderer& operator=(const LiveRenderer&) = delete;
+
+  [[nodiscard]] const SceneRenderer& scene() const { return *scene_; }
+  /// Renders frame `index` (any order; consecutive frames are the cheap case).
+  [[nodiscard]] cv::Mat render(std::int64_t index, FrameTruth* truth = nullptr);
+  /// Share of the canvas the last render() repainted (1 for the first frame, 0 for a still one).
+  [[nodiscard]] double last_dirty_share() const { return dirty_share_; }
+
+ private:
+  struct State;
+  std::shared_ptr<const SceneRenderer> scene_;
+  std::unique_ptr<State> state_;
+  double dirty_share_ = 1;
 };
 
 }  // namespace duels::vision

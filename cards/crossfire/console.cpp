@@ -258,7 +258,7 @@ std::string Console::help() {
           nuyen RUNNER ±N
  solvers  allocate [; offer CARD=DAMAGE]…   missing OBSTACLE [; have DAMAGE]   forecast   flips
  other    state   log   undo   redo   set /json/pointer VALUE   help   quit
-DAMAGE: blue+1, 2green+2, levels:2:consecutive, blue+2+levels:3, none (see docs)
+DAMAGE: blue+1, 2green+2, levels:2:consecutive, blue+2+levels:3, none (see docs/crossfire.md)
 )";
 }
 

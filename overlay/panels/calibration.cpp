@@ -117,7 +117,10 @@ void CalibrationPanel::draw_content(UiContext& ctx) {
                    rgba.data);
       texture_frame_ = snap->frame;
     }
-    const float k = std::min(avail.x / static_cast<float>(img.cols),
+    // Once the table is registered, the coverage map shares the row with the picture.
+    const bool coverage = table_ && table_->coverage;
+    const float picture_w = coverage ? avail.x * 0.5f : avail.x;
+    const float k = std::min(picture_w / static_cast<float>(img.cols),
                              (avail.y - text_h) / static_cast<float>(img.rows));
     const ImVec2 size{static_cast<float>(img.cols) * k, static_cast<float>(img.rows) * k};
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -147,6 +150,12 @@ void CalibrationPanel::draw_content(UiContext& ctx) {
     for (const auto& c : snap->corners) {
       dl->AddCircle({p.x + c.x * k, p.y + c.y * k}, 3.5f * ctx.scale, okabe_ito::kYellow.packed(),
                     12, 1.5f);
+    }
+    if (coverage) {
+      ImGui::SameLine();
+      ImGui::BeginGroup();
+      draw_coverage(ctx, *table_->coverage, size.y);
+      ImGui::EndGroup();
     }
   }
 
@@ -246,6 +255,50 @@ void CalibrationPanel::draw_table_and_save(UiContext& ctx, const CalibrationSnap
     ui::text_coloured_wrapped(ok ? colours::kGood : colours::kWarning, saved_);
     if (ok) ui::record_last_item(ctx, "calibration saved", WidgetKind::Field, true);
   }
+}
+
+void CalibrationPanel::draw_coverage(UiContext& ctx, const calib::TableCoverage& map,
+                                     float height) {
+  ui::text_wrapped(fmt::format(
+      "where the base markers ({:g}\") can be read: {:.0f}% of the table (near third {:.0f}%, "
+      "middle {:.0f}%, far {:.0f}%)",
+      map.target.side_in, 100 * map.readable_share, 100 * map.readable_by_third[0],
+      100 * map.readable_by_third[1], 100 * map.readable_by_third[2]));
+  // The table seen from above, far edge on top: green read, orange near the limit, vermillion
+  // too small, grey outside the picture.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float side = std::max(40.0f * ctx.scale, std::min(220.0f * ctx.scale, height - 6 * line));
+  const float k = side / static_cast<float>(std::max(map.table.width_in, map.table.depth_in));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float depth_px = static_cast<float>(map.table.depth_in) * k;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int r = 0; r < map.rows; ++r) {
+    for (int c = 0; c < map.cols; ++c) {
+      const calib::TableCoverageCell& cell = map.at(c, r);
+      Rgba colour{110, 110, 110};
+      if (cell.in_view) {
+        if (!cell.readable) {
+          colour = colours::kWarning;
+        } else if (cell.px_per_cell < 1.25 * map.target.min_px_per_cell) {
+          colour = okabe_ito::kOrange;
+        } else {
+          colour = colours::kGood;
+        }
+      }
+      const float x0 = origin.x + static_cast<float>(c * map.cell_in) * k;
+      const float y1 = origin.y + depth_px - static_cast<float>(r * map.cell_in) * k;
+      draw->AddRectFilled({x0, y1 - static_cast<float>(map.cell_in) * k},
+                          {x0 + static_cast<float>(map.cell_in) * k, y1}, colour.packed());
+    }
+  }
+  ImGui::Dummy({static_cast<float>(map.table.width_in) * k, depth_px});
+  ui::record_last_item(ctx, "coverage map", WidgetKind::Field, true);
+  const bool fine = map.readable_share >= 0.999;
+  for (const std::string& advice : map.advice) {
+    ui::text_coloured_wrapped(fine ? colours::kGood : colours::kWarning, advice);
+  }
+  // Labelled with the first line, so scripts and tests can read the advice.
+  ui::record_last_item(ctx, "coverage: " + map.advice.front(), WidgetKind::Field, true);
 }
 
 }  // namespace duels::overlay

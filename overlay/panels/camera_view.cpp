@@ -44,7 +44,7 @@ void CameraPanel::release_graphics() {
 
 void CameraPanel::draw_reach(UiContext& ctx, const CameraSnapshot& snap, float x, float y, float w,
                              float h, double screen_per_px) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   if (!s.move.active) return;
   const ReachResult* r = s.reach();
   if (r == nullptr || r->cols <= 0 || r->rows <= 0) return;
@@ -115,7 +115,7 @@ void CameraPanel::draw_content(UiContext& ctx) {
     ImGui::TextDisabled("No camera: start with --source cam:N|FILE|synthetic:demo.");
     return;
   }
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const auto snap = feed_->snapshot();
   const GameState st = s.state();
   const TableView view = s.table();

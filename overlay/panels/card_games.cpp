@@ -125,8 +125,7 @@ void CardGamesPanel::draw_tab(UiContext& ctx, const std::string& game, Tab& tab)
   }
   if (!clicked.empty()) {
     const bool ok = t.send(clicked);
-    ctx.session.set_status(fmt::format("{}: {} {}", t.game(), clicked, ok ? "\u2713" : "refused"),
-                           !ok);
+    ctx.set_status(fmt::format("{}: {} {}", t.game(), clicked, ok ? "\u2713" : "refused"), !ok);
   }
 }
 

@@ -136,7 +136,7 @@ std::string percent(double p) {
 }
 
 void stage_declare(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   const auto a = s.attacker();
   if (!a) {
@@ -308,7 +308,7 @@ void stage_declare(UiContext& ctx) {
 }
 
 void stage_dodge(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   const PendingAttack& p = *st.attack;
   const FigureState& af = fig(st, p.attacker);
@@ -385,7 +385,7 @@ void stage_dodge(UiContext& ctx) {
 }
 
 void stage_roll(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   const PendingAttack& p = *st.attack;
   const FigureState& af = fig(st, p.attacker);
@@ -483,7 +483,7 @@ void stage_roll(UiContext& ctx) {
 }
 
 void stage_after_roll(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   const PendingAttack& p = *st.attack;
   const FigureState& af = fig(st, p.attacker);
@@ -535,7 +535,7 @@ void stage_after_roll(UiContext& ctx) {
 CombatWizardPanel::CombatWizardPanel() : Panel("Combat", {0.42f, 0.34f, 0.28f, 0.66f}) {}
 
 void CombatWizardPanel::draw_content(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   if (!st.attack) {
     stage_declare(ctx);

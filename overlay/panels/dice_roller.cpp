@@ -14,7 +14,7 @@ namespace duels::overlay {
 DiceRollerPanel::DiceRollerPanel() : Panel("Dice roller", {0.70f, 0.64f, 0.30f, 0.36f}) {}
 
 void DiceRollerPanel::draw_content(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   auto& r = s.roller;
   ImGui::SetNextItemWidth(-90 * ctx.scale);
   const bool enter = ImGui::InputText("##pool", &r.pool_text, ImGuiInputTextFlags_EnterReturnsTrue);

@@ -30,7 +30,7 @@ int pending_clicks(const GameState& s, FigureId f) {
 FiguresPanel::FiguresPanel() : Panel("Figures", {0.70f, 0, 0.30f, 0.64f}) {}
 
 void FiguresPanel::draw_content(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   for (TeamId t = 0; t < static_cast<TeamId>(st.teams.size()); ++t) {
     const TeamState& team = st.teams[static_cast<std::size_t>(t)];

@@ -10,7 +10,7 @@ namespace duels::overlay {
 LogPanel::LogPanel() : Panel("Log", {0, 0.64f, 0.42f, 0.36f}) {}
 
 void LogPanel::draw_content(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   // The history is drawn first and acted on after: an action replaces it.
   enum class Act { None, Undo, Redo, Live, PlayOn, Export, Jump };
   Act act = Act::None;

@@ -15,6 +15,7 @@
 #include "overlay/camera_feed.hpp"
 #endif
 #include "overlay/card_games.hpp"
+#include "overlay/editor_model.hpp"
 #include "overlay/widgets.hpp"
 
 namespace duels::overlay {
@@ -186,6 +187,8 @@ class CalibrationPanel final : public Panel {
  private:
   /// Registering the table and saving the file, once the lens is calibrated.
   void draw_table_and_save(UiContext& ctx, const CalibrationSnapshot& snap);
+  /// Where the bases' markers can be read, from the registered pose, with advice in words.
+  void draw_coverage(UiContext& ctx, const calib::TableCoverage& map, float height);
 
   CalibrationFeedOptions options_;
   std::unique_ptr<CalibrationFeed> feed_;
@@ -195,6 +198,45 @@ class CalibrationPanel final : public Panel {
   std::optional<TableRegistrationOutcome> table_;
   std::string save_path_;
   std::string saved_;  ///< what the last save did, in words
+};
+
+/// Enter a figure the way it sits on the table: name, points, base, dice, damage bonus, then
+/// each dial click by click (turn it in the editor as on the base and type what it shows), then
+/// the tape. The dials are drawn as in the Figures panel as they are typed; every field is
+/// checked as it is typed; Save writes the figure file into the player's data folder.
+class FigureEditorPanel final : public Panel {
+ public:
+  explicit FigureEditorPanel(EditorLibrary& library);
+  /// The file the last save wrote ("" before).
+  [[nodiscard]] const std::string& saved() const { return saved_; }
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+
+ private:
+  EditorLibrary& library_;
+  FigureDraft draft_;
+  std::string editing_;  ///< the file being edited ("" for a new figure)
+  std::string saved_;
+  std::array<bool, 3> refocus_{};
+};
+
+/// Pick figures and gear into a team, with each figure's gear points against the 12-point
+/// limit and the team's value as it grows; save it into the data folder and start a match
+/// against another team.
+class TeamBuilderPanel final : public Panel {
+ public:
+  explicit TeamBuilderPanel(EditorLibrary& library);
+
+ protected:
+  void draw_content(UiContext& ctx) override;
+
+ private:
+  EditorLibrary& library_;
+  TeamDef team_;
+  int member_ = -1;  ///< the member whose gear is being picked
+  std::string opponent_;
+  std::string saved_;
 };
 
 #if DUELS_OVERLAY_CAMERA

@@ -58,7 +58,7 @@ void TableMapPanel::release_graphics() {
 }
 
 void TableMapPanel::draw_content(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();    // a copy: an action below may replace the match state
   const TableView view = s.table();  // a copy, like the state
   const ImGuiIO& io = ImGui::GetIO();

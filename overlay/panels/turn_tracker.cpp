@@ -19,7 +19,7 @@ const FigureState& fig(const GameState& s, FigureId f) {
 }
 
 void choose_dice_section(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   ImGui::TextWrapped(
       "Every player puts up to six dice from the cup on the base, all at once: one click per "
@@ -50,7 +50,7 @@ void choose_dice_section(UiContext& ctx) {
 }
 
 void move_section(UiContext& ctx, FigureId id) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   const FigureState& f = fig(st, id);
   if (!s.move.active || s.move.figure != id) {
@@ -95,7 +95,7 @@ void move_section(UiContext& ctx, FigureId id) {
 TurnTrackerPanel::TurnTrackerPanel() : Panel("Turn", {0.42f, 0, 0.28f, 0.34f}) {}
 
 void TurnTrackerPanel::draw_content(UiContext& ctx) {
-  Session& s = ctx.session;
+  Session& s = *ctx.session;
   const GameState st = s.state();  // a copy: an action below may replace the match state
   ImGui::Text("Round %d \u00b7 %s", st.round, std::string(phase_name(st.phase)).c_str());
   if (st.alpha >= 0) {

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -237,3 +239,113 @@ TEST(CliMatch, ReportWritesMarkdownHtmlChartsAndCsv) {
 }
 
 }  // namespace
+
+// ---- your own figures: `figure new` and the data folder ----------------------------------------
+
+namespace {
+// A fresh data folder (XDG_DATA_HOME) for one test, and the env prefix that points at it.
+struct DataHome {
+  std::string dir;
+  std::string env;
+  explicit DataHome(const std::string& name) {
+    dir = ::testing::TempDir() + "datahome-" + name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    env = "XDG_DATA_HOME=" + dir + " ";
+  }
+  [[nodiscard]] std::string write(const std::string& name, const std::string& text) const {
+    const std::string p = dir + "/" + name;
+    std::filesystem::create_directories(std::filesystem::path(p).parent_path());
+    std::ofstream(p) << text;
+    return p;
+  }
+};
+
+// The answers to `duels figure new`, one a line, as a player would type them.
+constexpr const char* kNewFigureAnswers =
+    "Night Owl\n"  // name
+    "042\n"        // collector number
+    "45\n"         // points
+    "\n"           // base: the default 2" x 0.75"
+    "2xwhite:d6 yellow:d8:ace blue:d10\n"
+    "blue:1\n"
+    "7\n7\n6 hole\n5\n4\n3 hole\n0 hole hole hole\n\n"  // head
+    "6\n5 yellow\n5\n4 hole\n2\n0 hole hole hole\n\n"   // weapon
+    "8\n8 blue\n7 hole\n6\n5 hole\n0 hole hole hole\n\n"
+    "yellow 0 4\nblue 0 14\n\n";
+}  // namespace
+
+TEST(CliFigureNew, AnswersFromAPipeSaveAFileEveryCommandFinds) {
+  const DataHome home("new");
+  const std::string answers = home.write("answers.txt", kNewFigureAnswers);
+  const CmdResult r = run_env(home.env, "figure new < " + answers);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string file = home.dir + "/duels-companion/figures/night-owl.yaml";
+  EXPECT_NE(r.out.find("Saved to " + file), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(file));
+  const CmdResult check = run_env(home.env, "figure check " + file);
+  EXPECT_EQ(check.code, 0) << check.out;
+  const CmdResult show = run_env(home.env, "figure show \"Night Owl\" --json");
+  ASSERT_EQ(show.code, 0) << show.out;
+  const auto j = nlohmann::json::parse(show.out);
+  EXPECT_EQ(j["points"], 45);
+  EXPECT_EQ(j["collector_number"], "042");
+  // The figure plays: a seeded match against a sample, to the end.
+  const CmdResult sim = run_env(home.env, "sim --a \"Night Owl\" --b Razor --games 2 --seed 1");
+  EXPECT_EQ(sim.code, 0) << sim.out;
+  EXPECT_NE(sim.out.find("Night Owl"), std::string::npos) << sim.out;
+  // Entering it again is refused: the name is taken (naming the file).
+  const CmdResult again = run_env(home.env, "figure new < " + answers);
+  EXPECT_EQ(again.code, 3) << again.out;
+  EXPECT_NE(again.out.find("already in " + file), std::string::npos) << again.out;
+}
+
+TEST(CliFigureNew, ABadAnswerFromAPipeNamesItsLine) {
+  const DataHome home("bad");
+  std::string answers = kNewFigureAnswers;
+  answers.replace(answers.find("6 hole"), 6, "6 purple");  // line 9 of the answers
+  const CmdResult r = run_env(home.env, "figure new < " + home.write("a.txt", answers));
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("<stdin>:9: dials.head[2]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("'purple'"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(home.dir + "/duels-companion/figures"));
+}
+
+TEST(CliFigureNew, DialsThatCannotReachThreeHolesAreRefused) {
+  const DataHome home("holes");
+  std::string answers = kNewFigureAnswers;
+  for (auto at = answers.find("0 hole hole hole"); at != std::string::npos;
+       at = answers.find("0 hole hole hole"))
+    answers.replace(at, 16, "0");
+  for (auto at = answers.find(" hole"); at != std::string::npos; at = answers.find(" hole"))
+    answers.erase(at, 5);
+  const CmdResult r = run_env(home.env, "figure new < " + home.write("a.txt", answers));
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("three bullet holes"), std::string::npos) << r.out;
+}
+
+TEST(CliDataFolder, OwnTeamsAreFoundAndAClashNamesBothFiles) {
+  const DataHome home("clash");
+  (void)home.write("duels-companion/teams/mine.yaml",
+                   "schema_version: 1\nteams:\n  - name: Night Crew\n    members:\n"
+                   "      - {figure: Razor, gear: [armored-jacket]}\n");
+  const CmdResult demo =
+      run_env(home.env, "demo --terminal --teams \"Night Crew\",\"Arcane Team\" --seed 2");
+  EXPECT_EQ(demo.code, 0) << demo.out;
+  EXPECT_NE(demo.out.find("Night Crew"), std::string::npos) << demo.out;
+  const std::string mine = home.write("duels-companion/figures/razor.yaml",
+                                      "schema_version: 1\nfigures:\n  - name: Razor\n"
+                                      "    points: 1\n    base: {diameter: 2}\n"
+                                      "    starting_dice: [white:d6]\n    dials:\n"
+                                      "      head: [1, \"0 hole\"]\n      weapon: [1, \"0 hole\"]\n"
+                                      "      body: [1, \"0 hole\"]\n"
+                                      "    tape: [{colour: yellow, from: 0, to: 4}]\n");
+  const CmdResult r = run_env(home.env, "figure show Hex");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find(mine), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("assets/figures/samples.yaml"), std::string::npos) << r.out;
+  // `figure check` on the file says so too.
+  const CmdResult check = run_env(home.env, "figure check " + mine);
+  EXPECT_EQ(check.code, 3) << check.out;
+  EXPECT_NE(check.out.find("samples.yaml"), std::string::npos) << check.out;
+}

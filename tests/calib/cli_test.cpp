@@ -114,6 +114,26 @@ TEST(Cli, TableRegistrationAndMapping) {
   EXPECT_EQ(j.at("points").get<int>(), 16);
   EXPECT_LT(j.at("accuracy").at("rms_in").get<double>(), 0.05);
   EXPECT_NEAR(j.at("camera_position_in")[2].get<double>(), 1300 / 25.4 * std::sqrt(0.5), 0.2);
+  // Where 1" base markers can be read from this 1080p camera 51" away at 45 degrees: the near
+  // third, not the far one (the vision benchmark reads markers of >= 2 px per cell, and misses
+  // them beyond about 30" deep from this set-up).
+  const auto& cov = j.at("coverage");
+  EXPECT_GT(cov.at("readable_by_third")[0].get<double>(), 0.9);
+  EXPECT_LT(cov.at("readable_by_third")[2].get<double>(), 0.5);
+  EXPECT_GT(cov.at("marker_needed_in").get<double>(), 1.0);
+  EXPECT_NE(cov.at("advice")[0].get<std::string>().find("at 1080p"), std::string::npos);
+  // Larger markers are read farther; the words and the map come in the text report too.
+  const CliRun big =
+      duels("calibrate table --camera-file " + dir.file("cam.yml") + " --image " +
+            dir.file("table.png") + " --marker-size 5in --marker-inset 1.5in --base-marker 2in");
+  ASSERT_EQ(big.exit_code, 0) << big.out;
+  EXPECT_NE(big.out.find("base markers (2 in) can be read on"), std::string::npos) << big.out;
+  EXPECT_NE(big.out.find("#####"), std::string::npos) << big.out;
+  EXPECT_EQ(
+      duels("calibrate table --camera-file " + dir.file("cam.yml") + " --image " +
+            dir.file("table.png") + " --marker-size 5in --marker-inset 1.5in --base-marker 0in")
+          .exit_code,
+      2);
   // The registration went into the same file; map a table point to pixels and back.
   const TablePlane truth(testing::table_webcam(), testing::table_camera_pose(), {60, 60});
   const cv::Point2d px = *truth.table_to_image({20, 45, 0});

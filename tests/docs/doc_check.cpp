@@ -2,7 +2,8 @@
 //
 //   doc_check --root DIR --links                  dead relative links and anchors; doc paths
 //                                                 the program's sources name (docs/....md)
-//   doc_check --root DIR --examples --duels BIN   runs every ```console block, compares output
+//   doc_check --root DIR --examples --duels BIN   runs every ```console block, compares output;
+//                                                 checks the options of `duels` lines in ```sh
 //   doc_check ... --update                        rewrites the expected output of failing
 //                                                 commands with what they printed
 //   doc_check ... FILE.md …                       only these pages (default: all of them)
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +32,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -425,6 +428,31 @@ void run_examples(const Options& o, std::vector<Page>& pages) {
     setenv("XDG_CONFIG_HOME", (base / "home/.config").c_str(), 1);
     std::vector<std::pair<int, std::vector<std::string>>> replacements;  // for --update
     std::vector<int> replaced_counts;
+    auto evaluate = [&](const Command& c, const Run& r) {
+      const auto got = normalise(split_lines(r.out));
+      const auto want = normalise(c.expected);
+      std::map<std::pair<std::size_t, std::size_t>, bool> memo;
+      const bool out_ok = lines_match(want, 0, got, 0, memo);
+      const int want_code = c.exit.value_or(0);
+      const bool code_ok = r.code == want_code;
+      if (out_ok && code_ok) return;
+      std::string msg = "$ " + c.text + "\n";
+      if (!code_ok)
+        msg += "  exit code " + std::to_string(r.code) + ", expected " + std::to_string(want_code) +
+               (c.exit ? "" : " (add '# exit N' if meant)") + "\n";
+      if (!out_ok) msg += "  expected:\n" + indent(want) + "  got:\n" + indent(got);
+      fail(p.path, c.line, msg);
+      if (o.update && !out_ok) {
+        replacements.emplace_back(c.expected_first, got);
+        replaced_counts.push_back(static_cast<int>(want.size()));
+      }
+    };
+    // A page that says its commands do not depend on each other (commands.md: every --help)
+    // runs them side by side.
+    bool independent = false;
+    for (const auto& l : p.lines)
+      independent = independent || l.find("<!-- doc_check: independent commands -->") == 0;
+    std::vector<Command> deferred;
     for (const auto& f : p.fences) {
       static const std::regex file_attr(R"((?:^|\s)file=(\S+))");
       std::smatch m;
@@ -438,25 +466,29 @@ void run_examples(const Options& o, std::vector<Page>& pages) {
       }
       if (f.info.rfind("console", 0) != 0) continue;
       for (const auto& c : commands_of(f)) {
-        const Run r = run_shell(work, base / "cmd.sh", c.text);
-        const auto got = normalise(split_lines(r.out));
-        const auto want = normalise(c.expected);
-        std::map<std::pair<std::size_t, std::size_t>, bool> memo;
-        const bool out_ok = lines_match(want, 0, got, 0, memo);
-        const int want_code = c.exit.value_or(0);
-        const bool code_ok = r.code == want_code;
-        if (out_ok && code_ok) continue;
-        std::string msg = "$ " + c.text + "\n";
-        if (!code_ok)
-          msg += "  exit code " + std::to_string(r.code) + ", expected " +
-                 std::to_string(want_code) + (c.exit ? "" : " (add '# exit N' if meant)") + "\n";
-        if (!out_ok) msg += "  expected:\n" + indent(want) + "  got:\n" + indent(got);
-        fail(p.path, c.line, msg);
-        if (o.update && !out_ok) {
-          replacements.emplace_back(c.expected_first, got);
-          replaced_counts.push_back(static_cast<int>(want.size()));
+        if (independent) {
+          deferred.push_back(c);
+        } else {
+          evaluate(c, run_shell(work, base / "cmd.sh", c.text));
         }
       }
+    }
+    if (!deferred.empty()) {
+      std::vector<Run> results(deferred.size());
+      std::atomic<std::size_t> next{0};
+      std::vector<std::thread> workers;
+      const unsigned n = std::clamp(std::thread::hardware_concurrency(), 1U, 4U);
+      for (unsigned t = 0; t < n; ++t) {
+        workers.emplace_back([&] {
+          for (std::size_t i; (i = next++) < deferred.size();)
+            results[i] =
+                run_shell(work, base / ("cmd" + std::to_string(i) + ".sh"), deferred[i].text);
+        });
+      }
+      for (auto& w : workers)
+        w.join();
+      for (std::size_t i = 0; i < deferred.size(); ++i)
+        evaluate(deferred[i], results[i]);
     }
     if (o.update && !replacements.empty()) {
       for (std::size_t k = replacements.size(); k-- > 0;) {
@@ -472,6 +504,93 @@ void run_examples(const Options& o, std::vector<Page>& pages) {
     }
     std::error_code ec;
     fs::remove_all(base, ec);
+  }
+}
+
+// Commands shown but not run (```sh blocks): each `duels …` line names subcommands that exist
+// and only options their --help lists, so a renamed option is caught even where the example
+// cannot run (a webcam, a window).
+void check_shown_commands(const Options& o, const std::vector<Page>& pages) {
+  std::map<std::string, std::string> help_cache;
+  auto help = [&](const std::string& path) -> const std::string& {
+    auto it = help_cache.find(path);
+    if (it == help_cache.end()) {
+      const std::string cmd = "'" + o.duels.string() + "' " + path + " --help 2>&1";
+      std::string out;
+      if (FILE* pipe = popen(cmd.c_str(), "r")) {
+        std::array<char, 4096> buf{};
+        std::size_t n = 0;
+        while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+          out.append(buf.data(), n);
+        pclose(pipe);
+      }
+      it = help_cache.emplace(path, out).first;
+    }
+    return it->second;
+  };
+  auto subcommands = [&](const std::string& path) {
+    std::set<std::string> out;
+    bool in = false;
+    for (const auto& l : split_lines(help(path))) {
+      if (l.rfind("Subcommands:", 0) == 0) {
+        in = true;
+      } else if (in && l.size() > 2 && l[0] == ' ' && l[1] == ' ' && l[2] != ' ') {
+        out.insert(l.substr(2, l.find(' ', 2) - 2));
+      } else if (in && trim(l).empty()) {
+        in = false;
+      }
+    }
+    return out;
+  };
+  static const std::regex option(R"((?:^|\s)(--[a-z][a-z0-9-]*))");
+  for (const auto& p : pages) {
+    for (const auto& f : p.fences) {
+      if (f.info != "sh" && f.info != "bash") continue;
+      for (std::size_t i = 0; i < f.body.size(); ++i) {
+        std::string line = trim(f.body[i]);
+        const int at = f.first_body_line + static_cast<int>(i);
+        while (!line.empty() && line.back() == '\\' && i + 1 < f.body.size())
+          line = line.substr(0, line.size() - 1) + " " + trim(f.body[++i]);
+        if (line.rfind("duels ", 0) != 0) continue;
+        // Drop a trailing comment: " #" outside quotes.
+        bool quoted = false;
+        for (std::size_t k = 0; k < line.size(); ++k) {
+          if (line[k] == '"') quoted = !quoted;
+          if (!quoted && line[k] == '#' && k > 0 && line[k - 1] == ' ') {
+            line = rtrim(line.substr(0, k));
+            break;
+          }
+        }
+        std::istringstream words(line.substr(6));
+        std::string word;
+        std::string path;
+        std::vector<std::string> rest;
+        bool in_path = true;
+        while (words >> word) {
+          if (in_path && subcommands(path).count(word)) {
+            path += (path.empty() ? "" : " ") + word;
+            continue;
+          }
+          in_path = false;
+          rest.push_back(word);
+        }
+        if (path.empty()) {
+          fail(p.path, at, "'" + line + "': no duels subcommand");
+          continue;
+        }
+        const std::string& text = help(path);
+        for (const auto& w : rest) {
+          std::smatch m;
+          if (!std::regex_search(w, m, option)) continue;
+          const std::string opt = m[1];
+          if (text.find(opt + " ") == std::string::npos &&
+              text.find(opt + ",") == std::string::npos &&
+              text.find(opt + "\n") == std::string::npos &&
+              text.find("," + opt) == std::string::npos)
+            fail(p.path, at, "'duels " + path + "' has no option " + opt + " (see its --help)");
+        }
+      }
+    }
   }
 }
 
@@ -529,7 +648,10 @@ int main(int argc, char** argv) {
     check_links(o, pages);
     check_source_doc_paths(o);
   }
-  if (o.examples) run_examples(o, pages);
+  if (o.examples) {
+    check_shown_commands(o, pages);
+    run_examples(o, pages);
+  }
   std::size_t commands = 0;
   for (const auto& p : pages)
     for (const auto& f : p.fences)

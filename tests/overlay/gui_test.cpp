@@ -599,6 +599,20 @@ TEST(Gui, TheCalibrationWizardRegistersTheTableAndSavesTheFile) {
   EXPECT_LT(worst, 0.1);
   const auto window = run.result.windows.at("Calibration");
   EXPECT_GT(count_colour(run.shot, window, colours::kGood, 30), 40);
+  // Where the base markers can be read: the map, shaded, and the advice beside it. The
+  // simulated webcam is a 640×360 one: 1" markers are too small to read over most of the table.
+  const WidgetRecord* map = widget(run.result, "coverage map");
+  ASSERT_NE(map, nullptr);
+  const std::array<float, 4> map_rect{map->x0, map->y0, map->x1 - map->x0, map->y1 - map->y0};
+  EXPECT_GT(count_colour(run.shot, map_rect, colours::kWarning, 30), 500);  // too small
+  const WidgetRecord* advice = nullptr;
+  for (const auto& w : run.result.widgets) {
+    if (w.label.rfind("coverage: ", 0) == 0) advice = &w;
+  }
+  ASSERT_NE(advice, nullptr);
+  EXPECT_NE(advice->label.find("at 640x360"), std::string::npos) << advice->label;
+  EXPECT_NE(advice->label.find("-inch targets"), std::string::npos) << advice->label;
+  std::printf("wizard coverage advice: %s\n", advice->label.c_str());
 }
 
 #if DUELS_OVERLAY_CAMERA
