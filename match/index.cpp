@@ -168,7 +168,8 @@ void MatchIndex::record(const std::string& journal, const Replay& r) {
         r.state.winner ? r.state.teams[static_cast<std::size_t>(*r.state.winner)].name + " won"
                        : std::string(phase_name(r.state.phase));
     // A damaged journal is listed as such (its events after the damage are not counted).
-    if (r.error) status += fmt::format(" — damaged after event {} (duels match repair)", r.last_seq);
+    if (r.error)
+      status += fmt::format(" — damaged after event {} (duels match repair)", r.last_seq);
     std::error_code ec;
     const auto size = static_cast<long long>(fs::file_size(journal, ec));
     Stmt(db_, "INSERT INTO matches VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
