@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Duels Companion developer entry point. Every step is idempotent and quick when already done.
 #   ./do demo     install Debian packages, build, run `duels demo`
-#   ./do test     install Debian packages, build, run every test; then the same suite built with
-#                 AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/ (DUELS_ASAN=0 skips it)
+#   ./do test     install Debian packages, build, run every test (DUELS_ASAN=1: then the same
+#                 suite built with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/)
 #   ./do asan     only the sanitizer build and its test run
 #   ./do setup    install Debian packages only
 #   ./do build    configure and build only
@@ -78,7 +78,8 @@ case "${1:-}" in
   test)
     setup; build
     (cd build && ctest --output-on-failure -j "${DUELS_JOBS:-2}" --timeout 900)
-    if [ "${DUELS_ASAN:-1}" != 0 ]; then asan; fi
+    # The sanitizer suite is not yet part of the default run: see docs/reliability.md.
+    if [ "${DUELS_ASAN:-0}" != 0 ]; then asan; fi
     ;;
   asan) setup; asan ;;
   fuzz)
