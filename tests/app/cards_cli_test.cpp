@@ -1,7 +1,9 @@
 // The card-game commands of the real `duels` binary (issue 19): scripts stop at their first
 // refused line, and impossible inputs are refused naming the token.
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
+#include "run_duels.hpp"
 
 #include <array>
 #include <cstdio>
@@ -12,24 +14,8 @@
 
 namespace {
 
-struct CmdResult {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-CmdResult run(const std::string& args) {
-  const std::string cmd = std::string(DUELS_BINARY) + " " + args + " 2>&1";
-  CmdResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using duels::testing::CmdResult;
+using duels::testing::run;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

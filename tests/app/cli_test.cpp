@@ -1,6 +1,8 @@
 // Runs the real `duels` binary and checks exit codes, JSON output and error messages.
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
+#include "run_duels.hpp"
 
 #include <array>
 #include <cstdio>
@@ -11,29 +13,9 @@
 
 namespace {
 
-struct CmdResult {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-// Runs `duels ARGS`, with `env` (like "XDG_DATA_HOME=/tmp/x ") set for it.
-CmdResult run_env(const std::string& env, const std::string& args) {
-  const std::string cmd = env + std::string(DUELS_BINARY) + " " + args + " 2>&1";
-  CmdResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-CmdResult run(const std::string& args) {
-  return run_env("", args);
-}
+using duels::testing::CmdResult;
+using duels::testing::run;
+using duels::testing::run_env;
 
 TEST(Cli, ResolveJsonHasTheDocumentedFields) {
   const CmdResult r =

@@ -2,9 +2,11 @@
 // test per row of the table of failures. Full disks are injected with
 // DUELS_FAULT_WRITE_BUDGET (writes fail with ENOSPC after that many bytes), so this runs anywhere.
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "run_duels.hpp"
 
 #include <array>
 #include <chrono>
@@ -30,17 +32,11 @@ struct Outcome {
 // Runs `duels ARGS` with `env`; stderr joins stdout unless `stderr_too` is false (then it is
 // dropped, for JSON on stdout).
 Outcome run(const std::string& env, const std::string& args, bool stderr_too = true) {
-  const std::string cmd =
-      env + " " + std::string(DUELS_BINARY) + " " + args + (stderr_too ? " 2>&1" : " 2>/dev/null");
+  const duels::testing::Captured c = duels::testing::capture(
+      env + " " + std::string(DUELS_BINARY) + " " + args + (stderr_too ? " 2>&1" : " 2>/dev/null"));
   Outcome r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
+  r.out = c.out;
+  if (WIFEXITED(c.status)) r.code = WEXITSTATUS(c.status);
   // popen runs a shell: a child killed by a signal shows as exit 128+N.
   if (r.code > 128) r.signal = r.code - 128;
   return r;

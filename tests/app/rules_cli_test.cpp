@@ -2,8 +2,10 @@
 // resolve/odds/advise, advise's limits, teams of several figures, mirror matches, errors that
 // cite the command line, and range refusals to 0.01".
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
+#include "run_duels.hpp"
 
 #include <array>
 #include <cstdio>
@@ -16,29 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CmdResult {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-// Runs `duels ARGS` with `env` (like "XDG_DATA_HOME=/tmp/x ") set for it.
-CmdResult run_env(const std::string& env, const std::string& args) {
-  const std::string cmd = env + std::string(DUELS_BINARY) + " " + args + " 2>&1";
-  CmdResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-CmdResult run(const std::string& args) {
-  return run_env("", args);
-}
+using duels::testing::CmdResult;
+using duels::testing::run;
+using duels::testing::run_env;
 
 bool has(const CmdResult& r, const std::string& text) {
   return r.out.find(text) != std::string::npos;
