@@ -357,10 +357,8 @@ void print_coverage(const calib::TableCoverage& map) {
     std::string line = "    ";
     for (int c = 1; c < map.cols; c += 4) {
       const calib::TableCoverageCell& cell = map.at(c, r);
-      line += !cell.in_view                                          ? ' '
-              : !cell.readable                                       ? '.'
-              : cell.px_per_cell < 1.25 * map.target.min_px_per_cell ? '+'
-                                                                     : '#';
+      static constexpr char kShade[] = {' ', '.', '+', '#'};  // in Readability's order
+      line += kShade[static_cast<int>(calib::readability(cell, map.target))];
     }
     std::cout << line << "\n";
   }

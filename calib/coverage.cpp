@@ -152,6 +152,13 @@ TableCoverage table_coverage(const TablePlane& plane, const BaseTargetSpec& targ
   return map;
 }
 
+Readability readability(const TableCoverageCell& cell, const BaseTargetSpec& target) {
+  if (!cell.in_view) return Readability::kOutOfView;
+  if (!cell.readable) return Readability::kTooSmall;
+  return cell.px_per_cell < 1.25 * target.min_px_per_cell ? Readability::kNearLimit
+                                                          : Readability::kReadable;
+}
+
 cv::Mat draw_coverage(const TableCoverage& map, int px_per_in) {
   const int w = static_cast<int>(std::lround(map.table.width_in * px_per_in));
   const int h = static_cast<int>(std::lround(map.table.depth_in * px_per_in));
@@ -160,13 +167,18 @@ cv::Mat draw_coverage(const TableCoverage& map, int px_per_in) {
     for (int c = 0; c < map.cols; ++c) {
       const TableCoverageCell& cell = map.at(c, r);
       cv::Scalar colour(110, 110, 110);  // out of view: grey
-      if (cell.in_view) {
-        if (!cell.readable)
+      switch (readability(cell, map.target)) {
+        case Readability::kOutOfView:
+          break;
+        case Readability::kTooSmall:
           colour = cv::Scalar(60, 60, 215);  // red
-        else if (cell.px_per_cell < 1.25 * map.target.min_px_per_cell)
+          break;
+        case Readability::kNearLimit:
           colour = cv::Scalar(40, 170, 230);  // amber
-        else
+          break;
+        case Readability::kReadable:
           colour = cv::Scalar(80, 175, 60);  // green
+          break;
       }
       const int x0 = static_cast<int>(std::lround(c * map.cell_in * px_per_in));
       const int x1 = std::min(w, static_cast<int>(std::lround((c + 1) * map.cell_in * px_per_in)));

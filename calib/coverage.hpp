@@ -33,6 +33,13 @@ struct TableCoverageCell {
   bool readable = false;   ///< in view and px_per_cell >= the target's minimum
 };
 
+/// How a spot of the map reads: outside the picture, too small, read with under 25 % to spare,
+/// or read.
+enum class Readability { kOutOfView, kTooSmall, kNearLimit, kReadable };
+
+/// The shade of one spot for a target.
+[[nodiscard]] Readability readability(const TableCoverageCell& cell, const BaseTargetSpec& target);
+
 /// The whole table, in square spots of `cell_in`, row by row from the near edge.
 struct TableCoverage {
   TableGeometry table;

@@ -73,6 +73,9 @@ class SyntheticCamera {
   /// The normalized ray (x, y, 1) of each canvas pixel as CV_32FC2, exact through the lens.
   /// Canvas pixel (U, V) is image position ((U + 0.5) / ss − 0.5, (V + 0.5) / ss − 0.5).
   [[nodiscard]] const cv::Mat& rays() const { return rays_; }
+  /// The field of view in normalized coordinates: the extremes of the border rays (where a
+  /// lens's extremes lie) grown by a tenth on each side.
+  [[nodiscard]] const cv::Rect2d& ray_bounds() const { return ray_bounds_; }
 
   /// Image pixel position → canvas position (for drawing shapes straight onto the canvas).
   [[nodiscard]] cv::Point2d to_canvas(const cv::Point2d& px) const {

@@ -130,7 +130,7 @@ struct SceneRenderer::Impl {
   std::vector<cv::Mat> markers;  // one cell per pixel, 0 / 255, per base
   cv::Vec3d eye;                 // camera centre, table frame
   cv::Matx33d cam_to_table;      // rotation camera → table
-  cv::Rect2d view;               // what the canvas sees, in normalized (ideal) coordinates
+  cv::Rect2d view;               // what the canvas sees, normalized (ideal) coordinates
   // The canvas in tiles of kTile² pixels: each tile's middle ray (unit, table frame) and the
   // widest angle between it and any ray of the tile (infinite where the lens has no ray).
   static constexpr int kTile = 16;
@@ -183,22 +183,8 @@ struct SceneRenderer::Impl {
     }
     eye = calib::camera_centre_in_object(plane.pose());
     cam_to_table = calib::rotation_of(plane.pose()).t();
-    double x0 = kInf;
-    double y0 = kInf;
-    double x1 = -kInf;
-    double y1 = -kInf;
+    view = camera.ray_bounds();
     const cv::Mat& rays = camera.rays();
-    for (int v = 0; v < rays.rows; ++v) {
-      for (int u = 0; u < rays.cols; ++u) {
-        const cv::Vec2f r = rays.at<cv::Vec2f>(v, u);
-        if (!std::isfinite(r[0])) continue;
-        x0 = std::min(x0, static_cast<double>(r[0]));
-        x1 = std::max(x1, static_cast<double>(r[0]));
-        y0 = std::min(y0, static_cast<double>(r[1]));
-        y1 = std::max(y1, static_cast<double>(r[1]));
-      }
-    }
-    view = x1 >= x0 ? cv::Rect2d(x0, y0, x1 - x0, y1 - y0) : cv::Rect2d();
     const int tiles_x = (rays.cols + kTile - 1) / kTile;
     const int tiles_y = (rays.rows + kTile - 1) / kTile;
     tile_ray.create(tiles_y, tiles_x, CV_64FC3);

@@ -276,14 +276,18 @@ void CalibrationPanel::draw_coverage(UiContext& ctx, const calib::TableCoverage&
     for (int c = 0; c < map.cols; ++c) {
       const calib::TableCoverageCell& cell = map.at(c, r);
       Rgba colour{110, 110, 110};
-      if (cell.in_view) {
-        if (!cell.readable) {
+      switch (calib::readability(cell, map.target)) {
+        case calib::Readability::kOutOfView:
+          break;
+        case calib::Readability::kTooSmall:
           colour = colours::kWarning;
-        } else if (cell.px_per_cell < 1.25 * map.target.min_px_per_cell) {
+          break;
+        case calib::Readability::kNearLimit:
           colour = okabe_ito::kOrange;
-        } else {
+          break;
+        case calib::Readability::kReadable:
           colour = colours::kGood;
-        }
+          break;
       }
       const float x0 = origin.x + static_cast<float>(c * map.cell_in) * k;
       const float y1 = origin.y + depth_px - static_cast<float>(r * map.cell_in) * k;
