@@ -14,6 +14,7 @@
 #include "cards/encounters/match.hpp"
 #include "cards/encounters/rules.hpp"
 #include "cards/srtcg/json.hpp"
+#include "cards/srtcg/state.hpp"
 #include "dice/roller.hpp"
 #include "match/crossfire_session.hpp"
 #include "match/duels_match.hpp"
@@ -142,6 +143,7 @@ class EncountersTable final
           }
         }
         send("fail", "fail", "ways");
+        out.push_back({K::WithSelected, "lock selected", "lock {}", "lock"});
         break;
       }
       case enc::Phase::Between:
@@ -246,9 +248,152 @@ class SrtcgTable final : public ConsoleTable<cards::srtcg::Console, match::Attac
   [[nodiscard]] std::vector<std::string> quick_words() const override {
     return {"next", "combat", "fight", "log", "undo", "redo"};
   }
+  [[nodiscard]] std::vector<CardAction> actions() const override {
+    namespace sr = cards::srtcg;
+    const sr::State& s = console_.session().state();
+    using K = CardAction::Kind;
+    std::vector<CardAction> out;
+    const auto send = [&](std::string label, std::string line, std::string group) {
+      out.push_back({K::Send, std::move(label), std::move(line), std::move(group)});
+    };
+    const auto prefill = [&](std::string label, std::string line, std::string group) {
+      out.push_back({K::Prefill, std::move(label), std::move(line), std::move(group)});
+    };
+    if (s.phase == sr::Phase::Setup) {
+      prefill("player…", "player ", "turn");
+      if (s.players.size() >= 2) {
+        for (const sr::Player& p : s.players)
+          send(p.name + " starts", "start " + p.name, "turn");
+      }
+      return out;
+    }
+    if (s.phase == sr::Phase::GameOver) return out;
+    const sr::Player& me = s.players[static_cast<std::size_t>(s.active)];
+    // The active player's runners that can be pumped now, one click a pump.
+    const auto pumps = [&](const std::vector<std::string>& only) {
+      for (const sr::Runner& r : me.runners) {
+        if (r.card.pump.cost <= 0 || r.card.pump.cost > me.credstick) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), r.card.name) == only.end())
+          continue;
+        send(fmt::format("pump {} ({}¥)", r.card.name, r.card.pump.cost), "pump " + r.card.name,
+             "pump");
+      }
+    };
+    switch (s.phase) {
+      case sr::Phase::Objective:
+        prefill("place…", "place ", "turn");
+        if (me.objective && !me.objective->revealed) prefill("reveal…", "reveal ", "turn");
+        break;
+      case sr::Phase::Credstick:
+        if (!s.paid) {
+          send("payday", "payday", "turn");
+          send("payday, draw to 7", "payday draw", "turn");
+        }
+        break;
+      case sr::Phase::Refresh:
+        for (const sr::Runner& r : me.runners) {
+          if (r.damage > 0 && !r.healed) send("heal " + r.card.name, "heal " + r.card.name, "turn");
+        }
+        break;
+      case sr::Phase::Legwork:
+        prefill("deploy…", "deploy ", "turn");
+        for (const sr::Player& p : s.players) {
+          if (p.objective)
+            prefill(fmt::format("challenge {}…", p.name), "challenge " + p.name + " ", "turn");
+        }
+        pumps({});
+        break;
+      case sr::Phase::Shadowrun:
+        if (!s.run.active) {
+          if (s.ran) break;
+          // The team: click runners, then the Objective to run.
+          for (const sr::Runner& r : me.runners) {
+            if (!r.turned) out.push_back({K::Select, "runner " + r.card.name, r.card.name, "team"});
+          }
+          for (const sr::Player& p : s.players) {
+            if (p.objective && p.objective->revealed) {
+              out.push_back({K::WithSelected, fmt::format("run on {}'s Objective", p.name),
+                             "run " + p.name + " -> {}", "run"});
+            }
+          }
+          pumps({});
+          break;
+        }
+        switch (s.run.step) {
+          case sr::RunStep::Reveal:
+            prefill("flip…", "flip ", "run");
+            send("flip: a bluff", "flip bluff", "run");
+            break;
+          case sr::RunStep::Face: {
+            const sr::ChallengeCard* c = facing_card(s);
+            if (c != nullptr && !c->sleaze.empty() && !s.run.alarm) send("sleaze", "sleaze", "run");
+            if (c != nullptr && c->threat) send("fight", "fight", "run");
+            send("beaten", "beat", "run");
+            send("stopped", "stopped", "run");
+            if (c != nullptr && c->pump.cost > 0) send("pump the Challenge", "pumpc", "run");
+            pumps(s.run.team);
+            for (const std::string& r : s.run.team)
+              prefill(fmt::format("damage {}…", r), "damage " + r + " -> ", "damage");
+            break;
+          }
+          case sr::RunStep::Decide:
+            send("continue", "continue", "run");
+            send("pull out", "pullout", "run");
+            break;
+          case sr::RunStep::Objective: {
+            const auto& o = s.players[static_cast<std::size_t>(s.run.owner)].objective;
+            if (o && o->card && o->card->threat && !s.run.objective_beaten) {
+              send("fight", "fight", "run");
+              pumps(s.run.team);
+            } else {
+              send("take the Objective", "take", "run");
+            }
+            send("pull out", "pullout", "run");
+            break;
+          }
+        }
+        break;
+      case sr::Phase::End:
+        if (me.hand > 7)
+          send(fmt::format("discard {}", me.hand - 7), fmt::format("discard {}", me.hand - 7),
+               "turn");
+        break;
+      default:
+        break;
+    }
+    if (!s.run.active) send("next phase", "next", "next");
+    return out;
+  }
+
+ private:
+  // The Challenge the run faces, when it has been entered.
+  static const cards::srtcg::ChallengeCard* facing_card(const cards::srtcg::State& s) {
+    const auto& o = s.players[static_cast<std::size_t>(s.run.owner)].objective;
+    if (!o || s.run.stack >= static_cast<int>(s.run.order.size())) return nullptr;
+    const auto& st =
+        o->stacks[static_cast<std::size_t>(s.run.order[static_cast<std::size_t>(s.run.stack)])];
+    return st.empty() || !st.back().card ? nullptr : &*st.back().card;
+  }
 };
 
 }  // namespace
+
+std::string with_selected(const CardAction& action, std::vector<std::string> selected) {
+  const bool numbers = std::all_of(selected.begin(), selected.end(), [](const std::string& x) {
+    return !x.empty() &&
+           std::all_of(x.begin(), x.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  });
+  if (numbers) {
+    std::sort(selected.begin(), selected.end(), [](const std::string& a, const std::string& b) {
+      return std::stoi(a) < std::stoi(b);
+    });
+  }
+  std::string line = action.line;
+  const auto at = line.find("{}");
+  const std::string joined = fmt::format("{}", fmt::join(selected, ","));
+  if (at == std::string::npos) return line + " " + joined;
+  return line.replace(at, 2, joined);
+}
 
 bool CardTable::send(const std::string& line) {
   transcript_.push_back({"> " + line, true, true});

@@ -19,18 +19,24 @@ struct CardLine {
   bool ok = true;      ///< false when the console refused or did not understand the line
 };
 
-/// A click in a card tab. `Send` sends `line` as if typed; `Select` toggles die slot `line` for
-/// the tab's `lock` button (Encounters dice, by their fixed slot); `Face` adds the face `line`
-/// to the tab's roll (sent as `roll F,F,…` once every unlocked die has a face); `Prefill` puts
-/// `line` in the command field to finish by typing (a card's text, e.g. `hire `).
+/// A click in a card tab. `Send` sends `line` as if typed; `Select` toggles `line` in the tab's
+/// selection (Encounters dice by their fixed slot, SRTCG runners by name); `WithSelected`, shown
+/// while something is selected, sends `line` with its `{}` replaced by the selection joined by
+/// "," (numbers in order, names as clicked: `lock 3,5`, `run Ann -> Sam,Rook`); `Face` adds the
+/// face `line` to the tab's roll (sent as `roll F,F,…` once every unlocked die has a face);
+/// `Prefill` puts `line` in the command field to finish by typing (a card's text, e.g. `hire `).
 struct CardAction {
-  enum class Kind : std::uint8_t { Send, Select, Face, Prefill };
+  enum class Kind : std::uint8_t { Send, Select, WithSelected, Face, Prefill };
   Kind kind = Kind::Send;
   std::string label;  ///< the button's text, unique in the tab
   std::string line;
   std::string group;  ///< buttons of a group share a row ("dice", "ways", "cards", …)
   friend bool operator==(const CardAction&, const CardAction&) = default;
 };
+
+/// The line a `WithSelected` action sends for `selected` (in click order): numbers sorted, names
+/// as clicked, joined by "," in place of the action's `{}`.
+std::string with_selected(const CardAction& action, std::vector<std::string> selected);
 
 /// A card game played through its console, tied to its journal.
 class CardTable {

@@ -153,6 +153,7 @@ std::string CardGamesPanel::draw_actions(UiContext& ctx, const std::string& game
     first_in_row = false;
   };
   for (const CardAction& a : actions) {
+    if (a.kind == CardAction::Kind::WithSelected && tab.selected.empty()) continue;
     if (a.group != group) {
       group = a.group;
       first_in_row = true;
@@ -184,24 +185,21 @@ std::string CardGamesPanel::draw_actions(UiContext& ctx, const std::string& game
         }
         break;
       }
+      case CardAction::Kind::WithSelected: {
+        const std::string sends = with_selected(a, tab.selected);
+        if (ui::button(ctx, id)) {
+          line = sends;
+          tab.selected.clear();
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", sends.c_str());
+        break;
+      }
       case CardAction::Kind::Face:
         if (ui::button(ctx, id) && static_cast<int>(tab.faces.size()) < t.faces_wanted())
           tab.faces.push_back(a.line);
         break;
     }
-  }
-  if (!tab.selected.empty()) {
-    std::vector<std::string> slots = tab.selected;
-    std::sort(slots.begin(), slots.end(), [](const std::string& a, const std::string& b) {
-      return std::stoi(a) < std::stoi(b);
-    });
-    const std::string lock = fmt::format("lock {}", fmt::join(slots, ","));
-    if (ui::button(ctx, fmt::format("lock selected##{}", game))) {
-      line = lock;
-      tab.selected.clear();
-    }
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", lock.c_str());
   }
   if (t.faces_wanted() > 0) {
     std::vector<std::string> shown = tab.faces;

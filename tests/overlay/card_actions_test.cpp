@@ -91,6 +91,77 @@ TEST(CardActions, CrossfireCardsGoOntoObstaclesByClick) {
   EXPECT_EQ(again->commands(), before + 4);
 }
 
+TEST(CardActions, SrtcgRunIsClicks) {
+  TempDir dir;
+  CardTableOptions o;
+  o.journal = dir.file("srtcg.jsonl");
+  o.seed = 3;
+  auto t = open_card_table("srtcg", o);
+  // Set-up is typed, then the start is a click.
+  for (const char* line : {"player Ann", "player Bob"})
+    ASSERT_TRUE(t->send(line));
+  const CardAction* starts = find(t->actions(), "Ann starts");
+  ASSERT_NE(starts, nullptr);
+  EXPECT_EQ(starts->line, "start Ann");
+  const auto lines = testing::srtcg_to_the_run();
+  for (std::size_t i = 2; i < lines.size(); ++i) {
+    if (lines[i] == "payday") {  // the Credstick phase's click
+      const CardAction* pay = find(t->actions(), "payday");
+      ASSERT_NE(pay, nullptr) << i;
+      EXPECT_EQ(pay->line, "payday");
+    }
+    ASSERT_TRUE(t->send(lines[i])) << lines[i];
+  }
+  // The Shadowrun phase: Ann's unturned runners are picked, then the Objective to run.
+  auto actions = t->actions();
+  const CardAction* sam = find(actions, "runner Sam");
+  const CardAction* rook = find(actions, "runner Rook");
+  ASSERT_NE(sam, nullptr);
+  ASSERT_NE(rook, nullptr);
+  EXPECT_EQ(sam->kind, CardAction::Kind::Select);
+  const CardAction* run = find(actions, "run on Ann's Objective");
+  ASSERT_NE(run, nullptr);
+  EXPECT_EQ(run->kind, CardAction::Kind::WithSelected);
+  EXPECT_EQ(find(actions, "run on Bob's"), nullptr);  // Bob's Objective is still face down
+  EXPECT_EQ(with_selected(*run, {rook->line, sam->line}), "run Ann -> Rook,Sam");
+  const CardAction* pump = find(actions, "pump Sam");
+  ASSERT_NE(pump, nullptr);
+  EXPECT_EQ(pump->line, "pump Sam");
+  EXPECT_EQ(find(actions, "pump Rook"), nullptr);   // Rook cannot be pumped
+  EXPECT_NE(find(actions, "next phase"), nullptr);  // or no run
+  const std::size_t before = t->commands();
+  ASSERT_TRUE(t->send(pump->line));
+  ASSERT_TRUE(t->send(with_selected(*run, {sam->line, rook->line})));
+  // Facing Bob's Guard: it cannot be sleazed, so fight (no sleaze click); damage by hand.
+  actions = t->actions();
+  EXPECT_EQ(find(actions, "sleaze"), nullptr);
+  ASSERT_NE(find(actions, "fight"), nullptr);
+  ASSERT_NE(find(actions, "damage Rook"), nullptr);
+  EXPECT_EQ(find(actions, "damage Rook")->line, "damage Rook -> ");
+  EXPECT_EQ(find(actions, "next phase"), nullptr);  // not during the run
+  ASSERT_TRUE(t->send(find(actions, "fight")->line));
+  EXPECT_NE(t->state_text().find("Rook 4/5 dmg 3"), std::string::npos) << t->state_text();
+  actions = t->actions();
+  ASSERT_NE(find(actions, "pull out"), nullptr);
+  ASSERT_TRUE(t->send(find(actions, "continue")->line));
+  ASSERT_TRUE(t->send(find(t->actions(), "take the Objective")->line));
+  EXPECT_NE(t->state_text().find("Game over: Ann wins"), std::string::npos) << t->state_text();
+  EXPECT_TRUE(t->actions().empty());
+  EXPECT_EQ(t->commands(), before + 5);
+  // Each click is one undo step.
+  ASSERT_TRUE(t->send("undo"));
+  ASSERT_TRUE(t->send("undo"));
+  EXPECT_EQ(t->commands(), before + 3);
+  EXPECT_NE(find(t->actions(), "continue"), nullptr);
+}
+
+TEST(CardActions, TheSelectionFillsItsLine) {
+  const CardAction lock{CardAction::Kind::WithSelected, "lock selected", "lock {}", "lock"};
+  EXPECT_EQ(with_selected(lock, {"5", "3", "12"}), "lock 3,5,12");
+  const CardAction run{CardAction::Kind::WithSelected, "run", "run Bob -> {}", "run"};
+  EXPECT_EQ(with_selected(run, {"Tank", "Sam"}), "run Bob -> Tank,Sam");
+}
+
 TEST(CardActions, ADamagedMiddleLineIsSaidPlainly) {
   TempDir dir;
   CardTableOptions o;

@@ -98,4 +98,38 @@ inline void play_to_first_turn(match::DuelsMatch& m, const std::string& terrain 
   ASSERT_EQ(m.state().active_team, 0);
 }
 
+/// SRTCG console lines up to Ann's first Shadowrun phase: Ann has Sam (6/4, pumped for 1¥) and
+/// Rook (4/5, no pump), Bob guards Ann's revealed Objective (rep 50, the goal) with a Guard 3/4.
+inline std::vector<std::string> srtcg_to_the_run() {
+  return {"player Ann",
+          "player Bob",
+          "goal 50",
+          "start Ann",
+          "place Ann Job: rep 50",
+          "next",
+          "payday",
+          "next",
+          "next",
+          "deploy Sam: 6/4; Stealth; cost 3; pump 1 +1/+0",
+          "deploy Rook: 4/5; cost 2",
+          "next",
+          "next",
+          "next",
+          "place Bob Job: rep 30",
+          "next",
+          "payday",
+          "next",
+          "next",
+          "challenge Ann Guard: 3/4",
+          "next",
+          "next",
+          "discard 1",
+          "next",
+          "next",
+          "payday",
+          "next",
+          "next",
+          "next"};
+}
+
 }  // namespace duels::overlay::testing

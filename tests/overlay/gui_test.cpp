@@ -13,6 +13,7 @@
 #include "calib/camera_file.hpp"
 #include "fixtures.hpp"
 #include "match/journal.hpp"
+#include "overlay/card_games.hpp"
 #include "overlay/gui.hpp"
 #if DUELS_OVERLAY_CAMERA
 #include "vision/scene.hpp"
@@ -529,6 +530,63 @@ TEST(Gui, SrtcgHasItsTabToo) {
   const auto contents = match::read_journal(dir.file("srtcg.jsonl"));
   EXPECT_EQ(contents.header.kind, "srtcg");
   EXPECT_EQ(contents.entries.size(), 2U);
+  EXPECT_GT(typed_text_pixels(run), 40);
+}
+
+// Issue 19: the SRTCG tab's run is clicks: a pump, the team picked runner by runner, the
+// Objective to run, the fight and the choice to continue, each journaled like a typed line.
+TEST(Gui, SrtcgRunIsClicks) {
+  GuiDir dir;
+  CardGamesOptions cards;
+  cards.open_tab = "srtcg";
+  cards.journals["srtcg"] = dir.file("srtcg.jsonl");
+  cards.seed = 3;
+  std::size_t before = 0;
+  {
+    CardTableOptions o;
+    o.journal = dir.file("srtcg.jsonl");
+    o.seed = 3;
+    auto t = open_card_table("srtcg", o);
+    for (const std::string& line : testing::srtcg_to_the_run())
+      ASSERT_TRUE(t->send(line)) << line;
+    before = t->commands();
+  }
+  const std::string team_shot = dir.file("team.png");
+  const ScriptRun run = run_script(
+      dir, first_turn_journal(dir),
+      fmt::format("wait 2\nclick \"pump Sam (1¥)\"\nwait 2\n"
+                  "click \"runner Sam\"\nwait 1\nclick \"runner Rook\"\nwait 2\nscreenshot {}\n"
+                  "click \"run on Ann's Objective\"\nwait 2\nclick \"fight\"\n"
+                  "wait 2\nclick \"continue\"\nwait 3\n",
+                  team_shot),
+      {}, 30, cards);
+  SKIP_WITHOUT_WINDOW(run);
+  ASSERT_TRUE(run.result.script_error.empty()) << run.result.script_error;
+  // The picked runners' buttons are lit (blue) until the run is sent; the frame is kept with
+  // the others (docs/screenshots/cards-srtcg-clicks.png comes from there).
+  const cv::Mat team = cv::imread(team_shot, cv::IMREAD_COLOR);
+  ASSERT_FALSE(team.empty());
+  const auto& panel = run.result.windows.at("Card games");
+  EXPECT_GT(count_colour(team, panel, okabe_ito::kBlue, 20), 400);
+  EXPECT_LT(count_colour(run.shot, panel, okabe_ito::kBlue, 20), 40);
+  if (const char* keep = std::getenv("DUELS_GUI_TEST_SHOTS"); keep != nullptr && *keep != '\0') {
+    std::filesystem::copy_file(team_shot, std::filesystem::path(keep) / "SrtcgRunIsClicks-team.png",
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+  EXPECT_EQ(run.result.card_tables.at("srtcg").second, before + 4);
+  const auto contents = match::read_journal(dir.file("srtcg.jsonl"));
+  ASSERT_EQ(contents.entries.size(), before + 4);
+  std::vector<std::string> types;
+  for (std::size_t i = before; i < contents.entries.size(); ++i)
+    types.push_back(contents.entries[i].data.at("type"));
+  EXPECT_EQ(types, (std::vector<std::string>{"pump", "start_run", "fight", "continue"}));
+  EXPECT_EQ(contents.entries[before + 1].data.at("team"), nlohmann::json({"Sam", "Rook"}));
+  // The state the clicks left: Rook took the Guard's 3, the run is at Ann's Objective.
+  CardTableOptions o;
+  o.journal = dir.file("srtcg.jsonl");
+  const auto t = open_card_table("srtcg", o);
+  EXPECT_NE(t->state_text().find("Rook 4/5 dmg 3"), std::string::npos) << t->state_text();
+  EXPECT_NE(t->state_text().find("Next: take"), std::string::npos) << t->state_text();
   EXPECT_GT(typed_text_pixels(run), 40);
 }
 
