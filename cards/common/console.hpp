@@ -4,12 +4,19 @@
 /// the session words (blank and # lines, help, quit, state, undo, redo, log). Each game's
 /// console keeps only its own command language.
 
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cards/common/text.hpp"
+#include "dice/roller.hpp"
 
 namespace duels::cards {
 
@@ -30,7 +37,37 @@ class SessionConsole {
   Session& session() { return session_; }
 
  protected:
+  /// The session words (help, state, undo, redo, log, …) answered, the state shown by the
+  /// game's render(state) and the log as the commands' JSON (`replace_bad_utf8`: bytes that are
+  /// not UTF-8 shown as U+FFFD instead of an error); nullopt for a game's own word.
+  std::optional<Reply> session_word(const std::string& cmd, const std::string& help,
+                                    bool replace_bad_utf8 = false);
+
   Session session_;
+};
+
+/// A console with a seeded die: for rolls typed without faces and for drawing the first player.
+template <class Session>
+class SeededConsole : public SessionConsole<Session> {
+ public:
+  explicit SeededConsole(std::uint64_t seed) : seed_(seed), rng_(seed) {}
+  [[nodiscard]] std::uint64_t seed() const { return seed_; }
+
+ protected:
+  /// `start [NAME]`: NAME, or (when it is empty) one of `players` drawn with the seed, which
+  /// `prefix` then says.
+  template <class Players>
+  std::string first_player(std::string name, const Players& players, std::string& prefix) {
+    if (name.empty() && !players.empty()) {
+      const int pick = rng_.uniform(static_cast<int>(players.size())) - 1;
+      name = players[static_cast<std::size_t>(pick)].name;
+      prefix = fmt::format("  {} goes first (drawn with seed {})\n", name, seed_);
+    }
+    return name;
+  }
+
+  std::uint64_t seed_;
+  dice::Rng rng_;
 };
 
 /// Applies one typed line's `commands` to `session` (all of them or none) and says what
@@ -73,6 +110,19 @@ std::optional<Reply> session_words(const std::string& cmd, Session& session,
     return Reply{out, true, false};
   }
   return std::nullopt;
+}
+
+template <class Session>
+std::optional<ConsoleReply> SessionConsole<Session>::session_word(const std::string& cmd,
+                                                                  const std::string& help,
+                                                                  bool replace_bad_utf8) {
+  return session_words<Reply>(
+      cmd, session_, help, [](const auto& state) { return render(state); },
+      [replace_bad_utf8](const auto& command) {
+        const nlohmann::json j(command);
+        return replace_bad_utf8 ? j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                                : j.dump();
+      });
 }
 
 }  // namespace duels::cards

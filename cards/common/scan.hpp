@@ -93,6 +93,16 @@ inline DataError caret_data_error(const std::string& text, std::size_t position,
                    token.empty() ? expected : fmt::format("{} (at '{}')", expected, token)};
 }
 
+/// A keyword on a card: a letter, then letters, digits, '-' or '_' (at most 30).
+inline bool valid_keyword(std::string_view s) {
+  if (s.empty() || s.size() > 30 || std::isalpha(static_cast<unsigned char>(s[0])) == 0) {
+    return false;
+  }
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+  });
+}
+
 /// Builds a game's errors (`Error{what, text, position, length, expected}`) for one spec.
 template <class Error>
 struct Failer {
@@ -108,3 +118,27 @@ struct Failer {
 };
 
 }  // namespace duels::cards::scan
+
+namespace duels::cards {
+
+/// A notation mistake: the text, where the bad token starts, its length and what was expected.
+/// `what` names the kind of spec ("runner", "Encounter", "track", "dice", …).
+struct SpecError {
+  std::string what;
+  std::string text;
+  std::size_t position = 0;
+  std::size_t length = 0;
+  std::string expected;
+
+  /// "bad WHAT spec 'x': expected …" then the text and a caret under the token.
+  [[nodiscard]] std::string message() const {
+    return scan::caret_message(what, text, position, length, expected);
+  }
+  /// As a DataError for loaders (`field` names where the text came from).
+  [[nodiscard]] DataError as_data_error(std::string file, int line, std::string field) const {
+    return scan::caret_data_error(text, position, length, expected, std::move(file), line,
+                                  std::move(field));
+  }
+};
+
+}  // namespace duels::cards

@@ -9,9 +9,78 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "common/error.hpp"
+
+/// Declares to_json / from_json for one of a game's types (a command, a card, a part of the state).
+#define DUELS_CARDS_DECLARE_JSON(T)            \
+  void to_json(nlohmann::json& j, const T& v); \
+  void from_json(const nlohmann::json& j, T& v);
+
+/// Declares a card game's JSON binding, in the game's namespace (its json.hpp), after the
+/// game's Command, Event and State:
+///   to_json / from_json for the Command variant, the Event and the State;
+///   parse_command / parse_state: the command or state in a JSON object, or why it is not one
+///       (the state's invariants are checked too);
+///   command_type: the "type" string of a command ("roll", "fight", …);
+///   state_hash: a stable 64-bit hash of the state, FNV-1a of its canonical JSON (sorted keys,
+///       no spaces): equal states hash equally on every machine, and the journal stores it to
+///       check replays; state_hash_hex: the same as 16 lower-case hex digits;
+///   override_field: the manual override, `s` with the field at JSON pointer `path` set to
+///       `value`; fails (in words) when the path names no tracked field or the result is not a
+///       valid state.
+/// DUELS_CARDS_GAME_JSON (command_json.hpp) and DUELS_CARDS_STATE_JSON define them.
+#define DUELS_CARDS_GAME_JSON_DECLARE(Command, Event, State)                           \
+  void to_json(nlohmann::json& j, const Command& c);                                   \
+  void from_json(const nlohmann::json& j, Command& c);                                 \
+  void to_json(nlohmann::json& j, const Event& e);                                     \
+  void from_json(const nlohmann::json& j, Event& e);                                   \
+  void to_json(nlohmann::json& j, const State& s);                                     \
+  void from_json(const nlohmann::json& j, State& s);                                   \
+  Expected<Command, std::string> parse_command(const nlohmann::json& j);               \
+  Expected<State, std::string> parse_state(const nlohmann::json& j);                   \
+  std::string command_type(const Command& c);                                          \
+  std::uint64_t state_hash(const State& s);                                            \
+  std::string state_hash_hex(const State& s);                                          \
+  Expected<State, std::string> override_field(const State& s, const std::string& path, \
+                                              const nlohmann::json& value);
+
+/// Defines the State's to_json / from_json through `to(json&, const State&)` and
+/// `from(const json&, State&)`, which fill and read a JSON object.
+#define DUELS_CARDS_STATE_OBJECT_JSON(State, to, from)                           \
+  void to_json(nlohmann::json& j, const State& s) {                              \
+    j = nlohmann::json::object();                                                \
+    to(j, s);                                                                    \
+  }                                                                              \
+  void from_json(const nlohmann::json& j, State& s) {                            \
+    if (!j.is_object()) throw std::invalid_argument("a state is a JSON object"); \
+    from(j, s);                                                                  \
+  }
+
+/// Defines parse_command, parse_state (read with the State's from_json, then checked by
+/// `invalid_state(const State&)`: a reason in words or nothing), state_hash, state_hash_hex and
+/// override_field (`example_path` shows what a field path looks like in the refusal), in the
+/// game's namespace (its json.cpp).
+#define DUELS_CARDS_STATE_JSON(Command, State, invalid_state, example_path)                    \
+  Expected<Command, std::string> parse_command(const nlohmann::json& j) {                      \
+    return ::duels::cards::parse_json_as<Command>(j);                                          \
+  }                                                                                            \
+  Expected<State, std::string> parse_state(const nlohmann::json& j) {                          \
+    return ::duels::cards::parse_json_as<State>(j, invalid_state);                             \
+  }                                                                                            \
+  std::uint64_t state_hash(const State& s) {                                                   \
+    return ::duels::cards::json_state_hash(nlohmann::json(s));                                 \
+  }                                                                                            \
+  std::string state_hash_hex(const State& s) {                                                 \
+    return fmt::format("{:016x}", state_hash(s));                                              \
+  }                                                                                            \
+  Expected<State, std::string> override_field(const State& s, const std::string& path,         \
+                                              const nlohmann::json& value) {                   \
+    return ::duels::cards::override_json_field(                                                \
+        s, path, value, example_path, [](const nlohmann::json& j) { return parse_state(j); }); \
+  }
 
 namespace duels::cards {
 

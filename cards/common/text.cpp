@@ -29,6 +29,13 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 std::pair<std::string, std::string> head_rest(std::string_view line, bool stop_at_semicolon) {
   line = trim(line);
   std::size_t i = 0;

@@ -14,6 +14,8 @@ namespace duels::cards::text {
 std::string_view trim(std::string_view s);
 /// `s` in lower case (ASCII).
 std::string lower(std::string_view s);
+/// The same name in any case (ASCII): "sam" is "Sam".
+bool same_name(std::string_view a, std::string_view b);
 /// Splits "word rest of line" into the first word in lower case and the trimmed rest; with
 /// `stop_at_semicolon` the word also ends at a ';'.
 std::pair<std::string, std::string> head_rest(std::string_view line,

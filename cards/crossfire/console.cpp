@@ -271,13 +271,7 @@ Console::Reply Console::handle(std::string_view line) {
   const auto [cmd, rest] = head_rest(line, true);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };
-  if (auto common = session_words<Reply>(
-          cmd, session_, help(), [](const State& st) { return render(st); },
-          [](const Command& c) {
-            return nlohmann::json(c).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-          })) {
-    return *common;
-  }
+  if (auto common = session_word(cmd, help(), true)) return *common;
   const std::vector<std::string> words = split_list(rest, ' ');
 
   // ---- setup ----

@@ -368,27 +368,7 @@ void from_json(const json& j, State& s) {
   s.end_reason = j.value("end_reason", d.end_reason);
 }
 
-Expected<Command, std::string> parse_command(const json& j) {
-  return parse_json_as<Command>(j);
-}
-
-Expected<State, std::string> parse_state(const json& j) {
-  return parse_json_as<State>(j, invalid_state);
-}
-
-std::uint64_t state_hash(const State& s) {
-  return cards::json_state_hash(json(s));
-}
-
-std::string state_hash_hex(const State& s) {
-  return fmt::format("{:016x}", state_hash(s));
-}
-
-Expected<State, std::string> override_field(const State& s, const std::string& path,
-                                            const json& value) {
-  return cards::override_json_field(s, path, value, "/runners/0/nuyen",
-                                    [](const json& j) { return parse_state(j); });
-}
+DUELS_CARDS_STATE_JSON(Command, State, invalid_state, "/runners/0/nuyen")
 
 json allocation_json(const AllocInput& in, const AllocResult& r) {
   const auto name = [&](int c) {

@@ -1,6 +1,7 @@
 #include "cards/crossfire/notation.hpp"
 
 #include "cards/common/scan.hpp"
+#include "cards/common/text.hpp"
 
 #include <fmt/format.h>
 
@@ -26,12 +27,7 @@ using scan::Piece;
 using scan::trim;
 using Failer = scan::Failer<SpecError>;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return out;
-}
+using text::lower;
 
 /// Splits on `sep`, keeping empty pieces.
 std::vector<Piece> split_on(Piece whole, char sep) {
@@ -193,10 +189,6 @@ std::string describe(const Level& level) {
   if (level.colour && level.any_n > 0) return fmt::format("{} or any {}", colour_part, level.any_n);
   if (level.colour) return colour_part;
   return fmt::format("any {}", level.any_n);
-}
-
-std::string SpecError::message() const {
-  return scan::caret_message(what, text, position, length, expected);
 }
 
 Expected<Track, SpecError> parse_track(std::string_view text) {

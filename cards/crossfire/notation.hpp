@@ -36,6 +36,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cards/common/scan.hpp"
 #include "common/error.hpp"
 
 namespace duels::cards::crossfire {
@@ -127,17 +128,8 @@ struct ObstacleCard {
   friend bool operator==(const ObstacleCard&, const ObstacleCard&) = default;
 };
 
-/// A notation mistake: the text, where the bad token starts, its length and what was expected.
-struct SpecError {
-  std::string what;  ///< "track", "card", "obstacle", …
-  std::string text;
-  std::size_t position = 0;
-  std::size_t length = 0;
-  std::string expected;
-
-  /// "bad card spec 'x': expected …" then the text and a caret under the token.
-  [[nodiscard]] std::string message() const;
-};
+/// A notation mistake (cards/common/scan.hpp).
+using SpecError = cards::SpecError;
 
 /// Limits that keep every calculation small: levels per track, points per colour and so on.
 constexpr int kMaxLevels = 12;

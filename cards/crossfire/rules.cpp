@@ -17,12 +17,7 @@ namespace {
 constexpr int kClientHp = 5;
 constexpr int kMaxRunnersAtTable = 4;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+using text::lower;
 
 bool has_bonus(const State& s, std::string_view key) {
   return std::count(s.settings.bonuses.begin(), s.settings.bonuses.end(), std::string(key)) > 0;
@@ -1356,19 +1351,7 @@ Expected<Applied, Rejection> apply(const State& state, const Command& command) {
   return Applied{std::move(e.state()), std::move(e.events())};
 }
 
-std::optional<Rejection> why_illegal(const State& state, const Command& command) {
-  Engine e(state);
-  return e.run(command);
-}
-
-bool legal(const State& state, const Command& command) {
-  return !why_illegal(state, command);
-}
-
-Replay replay(const State& start, const std::vector<Command>& commands) {
-  return replay_commands<Replay>(
-      start, commands, [](const State& s, const Command& c) { return crossfire::apply(s, c); });
-}
+DUELS_CARDS_RULES_DEFINE(State, Command, Rejection, crossfire)
 
 int runner_index(const State& state, std::string_view name) {
   const std::string want = lower(name);

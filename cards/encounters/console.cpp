@@ -228,7 +228,7 @@ std::string advise_text(const State& s, std::uint64_t seed) {
   return out;
 }
 
-Console::Console(std::uint64_t seed) : seed_(seed), rng_(seed) {}
+Console::Console(std::uint64_t seed) : SeededConsole(seed) {}
 
 std::string Console::help() {
   return R"(Encounters console — one command per line (player names are one word):
@@ -288,11 +288,7 @@ Console::Reply Console::handle(std::string_view line) {
   const auto [cmd, rest] = head_rest(line);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };
-  if (auto common = session_words<Reply>(
-          cmd, session_, help(), [](const State& st) { return render(st); },
-          [](const Command& c) { return nlohmann::json(c).dump(); })) {
-    return *common;
-  }
+  if (auto common = session_word(cmd, help())) return *common;
   if (cmd == "advise") return Reply{advise_text(s, seed_ + session_.log().size()), true, false};
   if (cmd == "odds") {
     if (s.phase != Phase::Encounter) return bad("odds are shown once an Encounter is revealed");
@@ -353,13 +349,8 @@ Console::Reply Console::handle(std::string_view line) {
     return submit(DealStarter{words[0], std::string(trim(rest.substr(words[0].size())))});
   }
   if (cmd == "start") {
-    std::string first = rest;
     std::string prefix;
-    if (first.empty() && !s.players.empty()) {
-      const int pick = rng_.uniform(static_cast<int>(s.players.size())) - 1;
-      first = s.players[static_cast<std::size_t>(pick)].name;
-      prefix = fmt::format("  {} goes first (drawn with seed {})\n", first, seed_);
-    }
+    const std::string first = first_player(rest, s.players, prefix);
     return submit(StartGame{first}, prefix);
   }
   if (cmd == "ignore") return submit(IgnoreDistrict{rest});

@@ -24,22 +24,18 @@ std::string render(const State& state);
 std::string advise_text(const State& state, std::uint64_t seed);
 
 /// Reads console lines and drives a Session.
-class Console : public cards::SessionConsole<Session> {
+class Console : public cards::SeededConsole<Session> {
  public:
   explicit Console(std::uint64_t seed);
 
   Reply handle(std::string_view line);
 
-  [[nodiscard]] std::uint64_t seed() const { return seed_; }
   /// The command language, for `help` and the README.
   static std::string help();
 
  private:
   Reply submit(const Command& command, std::string prefix = {});
   Reply solve_text();
-
-  std::uint64_t seed_;
-  dice::Rng rng_;
 };
 
 }  // namespace duels::cards::encounters

@@ -196,23 +196,8 @@ std::optional<std::string> invalid_state(const State& s) {
 
 }  // namespace
 
-void to_json(json& j, const State& s) {
-  j = json::object();
-  state_to(j, s);
-}
-
-void from_json(const json& j, State& s) {
-  if (!j.is_object()) throw std::invalid_argument("a state is a JSON object");
-  state_from(j, s);
-}
-
-Expected<Command, std::string> parse_command(const json& j) {
-  return parse_json_as<Command>(j);
-}
-
-Expected<State, std::string> parse_state(const json& j) {
-  return parse_json_as<State>(j, invalid_state);
-}
+DUELS_CARDS_STATE_OBJECT_JSON(State, state_to, state_from)
+DUELS_CARDS_STATE_JSON(Command, State, invalid_state, "/players/0/nuyen")
 
 json match_result_json(const MatchResult& r, const MatchQuery& q) {
   const auto name = [&](int card) { return q.cards[static_cast<std::size_t>(card)].card.name; };
@@ -269,20 +254,6 @@ json match_result_json(const MatchResult& r, const MatchQuery& q) {
   return json{{"plain_match", r.plain_match}, {"found", r.found},
               {"truncated", r.truncated},     {"lock_sizes", r.lock_sizes},
               {"solutions", solutions},       {"unavailable", unavailable}};
-}
-
-std::uint64_t state_hash(const State& s) {
-  return cards::json_state_hash(json(s));
-}
-
-std::string state_hash_hex(const State& s) {
-  return fmt::format("{:016x}", state_hash(s));
-}
-
-Expected<State, std::string> override_field(const State& s, const std::string& path,
-                                            const json& value) {
-  return cards::override_json_field(s, path, value, "/players/0/nuyen",
-                                    [](const json& j) { return parse_state(j); });
 }
 
 }  // namespace duels::cards::encounters

@@ -1,6 +1,7 @@
 #include "cards/encounters/notation.hpp"
 
 #include "cards/common/scan.hpp"
+#include "cards/common/text.hpp"
 
 #include <fmt/format.h>
 
@@ -10,15 +11,6 @@
 #include <charconv>
 
 namespace duels::cards::encounters {
-
-std::string SpecError::message() const {
-  return scan::caret_message(what, text, position, length, expected);
-}
-
-DataError SpecError::as_data_error(std::string file, int line, std::string field) const {
-  return scan::caret_data_error(text, position, length, expected, std::move(file), line,
-                                std::move(field));
-}
 
 namespace {
 
@@ -32,29 +24,16 @@ using scan::is_space;
 using scan::Piece;
 using scan::split_on;
 using scan::trim;
+using scan::valid_keyword;
 using Failer = scan::Failer<SpecError>;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return out;
-}
+using text::lower;
 
 bool parse_int(std::string_view s, int& out) {
   if (s.empty() || s.size() > 6) return false;
   const char* end = s.data() + s.size();
   auto [ptr, ec] = std::from_chars(s.data(), end, out);
   return ec == std::errc() && ptr == end;
-}
-
-bool valid_keyword(std::string_view s) {
-  if (s.empty() || s.size() > 30 || std::isalpha(static_cast<unsigned char>(s[0])) == 0) {
-    return false;
-  }
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
-  });
 }
 
 bool valid_name(std::string_view s) {

@@ -33,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cards/common/scan.hpp"
 #include "common/error.hpp"
 
 namespace duels::cards::encounters {
@@ -80,19 +81,8 @@ struct EncounterCard {
   friend bool operator==(const EncounterCard&, const EncounterCard&) = default;
 };
 
-/// A notation mistake: the text, where the bad token starts, its length and what was expected.
-struct SpecError {
-  std::string what;  ///< "Shadowrunner", "Encounter", "dice", …
-  std::string text;
-  std::size_t position = 0;
-  std::size_t length = 0;
-  std::string expected;
-
-  /// "bad Shadowrunner spec 'x': expected …" then the text and a caret under the token.
-  [[nodiscard]] std::string message() const;
-  /// As a DataError for loaders (`field` names where the text came from).
-  [[nodiscard]] DataError as_data_error(std::string file, int line, std::string field) const;
-};
+/// A notation mistake (cards/common/scan.hpp).
+using SpecError = cards::SpecError;
 
 /// Parses a Shadowrunner ("Topshelf: wild 2,5; metahuman: +1; red").
 Expected<RunnerCard, SpecError> parse_runner(std::string_view text);

@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cards/common/text.hpp"
 #include "cards/encounters/json.hpp"
 #include "cards/encounters/odds.hpp"
 
 namespace duels::cards::encounters {
+
+using cards::emit;
+using text::same_name;
 
 const char* phase_name(Phase phase) {
   switch (phase) {
@@ -46,17 +50,6 @@ constexpr int kStandardDice = 6;
 
 Result reject(std::string why) {
   return Rejection{std::move(why)};
-}
-
-void emit(Events& ev, std::string type, std::string text) {
-  ev.push_back(Event{std::move(type), std::move(text)});
-}
-
-bool same_name(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 int runner_index(const Player& p, const std::string& name) {
@@ -1050,20 +1043,7 @@ Expected<Applied, Rejection> apply(const State& state, const Command& command) {
   return out;
 }
 
-std::optional<Rejection> why_illegal(const State& state, const Command& command) {
-  auto r = encounters::apply(state, command);
-  if (r) return std::nullopt;
-  return r.error();
-}
-
-bool legal(const State& state, const Command& command) {
-  return encounters::apply(state, command).has_value();
-}
-
-Replay replay(const State& start, const std::vector<Command>& commands) {
-  return replay_commands<Replay>(
-      start, commands, [](const State& s, const Command& c) { return encounters::apply(s, c); });
-}
+DUELS_CARDS_RULES_DEFINE(State, Command, Rejection, encounters)
 
 int tableau_value(const Run& run) {
   int total = 0;

@@ -244,7 +244,7 @@ std::string combat_text(const State& s) {
   return out;
 }
 
-Console::Console(std::uint64_t seed) : seed_(seed), rng_(seed) {}
+Console::Console(std::uint64_t seed) : SeededConsole(seed) {}
 
 std::string Console::help() {
   return R"(SRTCG console — one command per line (player names are one word; runner and gear names
@@ -277,11 +277,7 @@ Console::Reply Console::handle(std::string_view line) {
   auto [cmd, rest] = head_rest(line);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };
-  if (auto common = session_words<Reply>(
-          cmd, session_, help(), [](const State& st) { return render(st); },
-          [](const Command& c) { return nlohmann::json(c).dump(); })) {
-    return *common;
-  }
+  if (auto common = session_word(cmd, help())) return *common;
   if (cmd == "combat") return Reply{combat_text(s), true, false};
   if (cmd == "roll") {
     int mod = 0;
@@ -318,13 +314,8 @@ Console::Reply Console::handle(std::string_view line) {
   }
   if (cmd == "reshuffle") return submit(Configure{s.settings.goal, true});
   if (cmd == "start") {
-    std::string first = rest;
     std::string prefix;
-    if (first.empty() && !s.players.empty()) {
-      const int pick = rng_.uniform(static_cast<int>(s.players.size())) - 1;
-      first = s.players[static_cast<std::size_t>(pick)].name;
-      prefix = fmt::format("  {} goes first (drawn with seed {})\n", first, seed_);
-    }
+    const std::string first = first_player(rest, s.players, prefix);
     return submit(StartGame{first}, prefix);
   }
   if (cmd == "badshuffle") return submit(BadShuffle{rest});

@@ -22,21 +22,17 @@ std::string render(const State& state);
 std::string combat_text(const State& state);
 
 /// Reads console lines and drives a Session.
-class Console : public cards::SessionConsole<Session> {
+class Console : public cards::SeededConsole<Session> {
  public:
   explicit Console(std::uint64_t seed);
 
   Reply handle(std::string_view line);
 
-  [[nodiscard]] std::uint64_t seed() const { return seed_; }
   /// The command language, for `help` and the README.
   static std::string help();
 
  private:
   Reply submit(const Command& command, std::string prefix = {});
-
-  std::uint64_t seed_;
-  dice::Rng rng_;
 };
 
 }  // namespace duels::cards::srtcg

@@ -11,15 +11,6 @@
 
 namespace duels::cards::srtcg {
 
-std::string SpecError::message() const {
-  return scan::caret_message(what, text, position, length, expected);
-}
-
-DataError SpecError::as_data_error(std::string file, int line, std::string field) const {
-  return scan::caret_data_error(text, position, length, expected, std::move(file), line,
-                                std::move(field));
-}
-
 const char* gear_type_name(GearType type) {
   switch (type) {
     case GearType::Accessory:
@@ -79,6 +70,7 @@ std::string lower(std::string_view s) {
 
 using scan::is_space;
 using scan::Piece;
+using scan::valid_keyword;
 using Failer = scan::Failer<SpecError>;
 
 std::string_view trim(std::string_view s) {
@@ -129,15 +121,6 @@ bool parse_mod(std::string_view s, Threat& out) {
   if (slash == std::string_view::npos) return false;
   return parse_signed(s.substr(0, slash), out.attack) &&
          parse_signed(s.substr(slash + 1), out.body);
-}
-
-bool valid_keyword(std::string_view s) {
-  if (s.empty() || s.size() > 30 || std::isalpha(static_cast<unsigned char>(s[0])) == 0) {
-    return false;
-  }
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
-  });
 }
 
 bool valid_name(std::string_view s) {

@@ -42,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cards/common/scan.hpp"
 #include "common/error.hpp"
 
 namespace duels::cards::srtcg {
@@ -175,19 +176,8 @@ struct GearCard {
   friend bool operator==(const GearCard&, const GearCard&) = default;
 };
 
-/// A notation mistake: the text, where the bad token starts, its length and what was expected.
-struct SpecError {
-  std::string what;  ///< "Threat Rating", "runner", "Challenge", …
-  std::string text;
-  std::size_t position = 0;
-  std::size_t length = 0;
-  std::string expected;
-
-  /// "bad runner spec 'x': expected …" then the text and a caret under the token.
-  [[nodiscard]] std::string message() const;
-  /// As a DataError for loaders (`field` names where the text came from).
-  [[nodiscard]] DataError as_data_error(std::string file, int line, std::string field) const;
-};
+/// A notation mistake (cards/common/scan.hpp).
+using SpecError = cards::SpecError;
 
 /// The canonical skill name for `word` ("piloting" → "Piloting"), or "" if it is none.
 std::string skill_name(std::string_view word);

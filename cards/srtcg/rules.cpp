@@ -6,9 +6,13 @@
 #include <cctype>
 #include <numeric>
 
+#include "cards/common/text.hpp"
 #include "cards/srtcg/json.hpp"
 
 namespace duels::cards::srtcg {
+
+using cards::emit;
+using text::same_name;
 
 const char* phase_name(Phase phase) {
   switch (phase) {
@@ -182,13 +186,7 @@ SleazeCheck sleaze_check(const std::vector<Ratings>& team_skills,
 
 int player_index(const State& state, const std::string& name) {
   for (std::size_t i = 0; i < state.players.size(); ++i) {
-    const std::string& n = state.players[i].name;
-    if (n.size() == name.size() && std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
-      return static_cast<int>(i);
-    }
+    if (same_name(state.players[i].name, name)) return static_cast<int>(i);
   }
   return -1;
 }
@@ -208,17 +206,6 @@ constexpr int kMaxPlayers = 8;
 
 Result reject(std::string why) {
   return Rejection{std::move(why)};
-}
-
-void emit(Events& ev, std::string type, std::string text) {
-  ev.push_back(Event{std::move(type), std::move(text)});
-}
-
-bool same_name(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 Player& active_player(State& s) {
@@ -2051,19 +2038,6 @@ Expected<Applied, Rejection> apply(const State& state, const Command& command) {
   return out;
 }
 
-std::optional<Rejection> why_illegal(const State& state, const Command& command) {
-  auto r = srtcg::apply(state, command);
-  if (r) return std::nullopt;
-  return r.error();
-}
-
-bool legal(const State& state, const Command& command) {
-  return srtcg::apply(state, command).has_value();
-}
-
-Replay replay(const State& start, const std::vector<Command>& commands) {
-  return replay_commands<Replay>(
-      start, commands, [](const State& s, const Command& c) { return srtcg::apply(s, c); });
-}
+DUELS_CARDS_RULES_DEFINE(State, Command, Rejection, srtcg)
 
 }  // namespace duels::cards::srtcg

@@ -18,23 +18,7 @@
 
 namespace duels::cards::srtcg {
 
-/// The state after a command and what happened.
-struct Applied {
-  State state;
-  std::vector<Event> events;
-};
-
-/// Applies one command. Call it qualified (`srtcg::apply(s, c)`): unqualified, argument-
-/// dependent lookup also finds std::apply through the std::variant.
-Expected<Applied, Rejection> apply(const State& state, const Command& command);
-/// nullopt when `command` is legal now, else why not.
-std::optional<Rejection> why_illegal(const State& state, const Command& command);
-/// True when `command` is legal now.
-bool legal(const State& state, const Command& command);
-
-/// Replays commands from `start`; stops at the first rejection (returned with its index).
-using Replay = cards::Replay<State, Event, Rejection>;
-Replay replay(const State& start, const std::vector<Command>& commands);
+DUELS_CARDS_RULES_DECLARE(State, Command, Event, Rejection)
 
 /// Spec C2.6: a loss is ignored while the lock is on; the lock is set below 0 and cleared
 /// only above 0.
