@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -56,6 +57,24 @@ struct CardGame {
   }
   static std::string reason(const Rejection& r) { return r.reason; }
   static Rejection rejection(std::string reason) { return Rejection{std::move(reason)}; }
+};
+
+/// What an Encounters or SRTCG journal starts from: an empty table and the seed of its
+/// virtual dice.
+struct SeededStart {
+  std::uint64_t seed = 0;
+};
+
+/// A card game whose journal starts from a seed (derive and add kKind).
+template <class Rules>
+struct SeededCardGame : CardGame<Rules, SeededStart> {
+  static nlohmann::json start_to_json(const SeededStart& s) { return {{"seed", s.seed}}; }
+  static SeededStart start_from_json(const nlohmann::json& j) {
+    if (!j.is_object() || !j.contains("seed") || !j["seed"].is_number_unsigned()) {
+      throw DataException({"", 1, "seed", "the session's seed"});
+    }
+    return SeededStart{j["seed"].get<std::uint64_t>()};
+  }
 };
 
 /// Writes a console session's commands, undos and redos to its journal, each synced before the

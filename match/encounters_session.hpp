@@ -11,16 +11,12 @@
 
 namespace duels::match {
 
-/// What an Encounters journal starts from: an empty table and the seed of its virtual dice.
-struct EncountersStart {
-  std::uint64_t seed = 0;
-};
+/// What an Encounters journal starts from (a seed).
+using EncountersStart = SeededStart;
 
 /// Encounters as a journaled game.
-struct EncountersGame : CardGame<cards::encounters::SessionRules, EncountersStart> {
+struct EncountersGame : SeededCardGame<cards::encounters::SessionRules> {
   static constexpr const char* kKind = "encounters";
-  static nlohmann::json start_to_json(const Start& s) { return {{"seed", s.seed}}; }
-  static Start start_from_json(const nlohmann::json& j);
 };
 
 /// Journals an Encounters console session.

@@ -11,16 +11,12 @@
 
 namespace duels::match {
 
-/// What an SRTCG journal starts from: an empty table and the seed of its virtual dice.
-struct SrtcgStart {
-  std::uint64_t seed = 0;
-};
+/// What an SRTCG journal starts from (a seed).
+using SrtcgStart = SeededStart;
 
 /// SRTCG as a journaled game.
-struct SrtcgGame : CardGame<cards::srtcg::SessionRules, SrtcgStart> {
+struct SrtcgGame : SeededCardGame<cards::srtcg::SessionRules> {
   static constexpr const char* kKind = "srtcg";
-  static nlohmann::json start_to_json(const Start& s) { return {{"seed", s.seed}}; }
-  static Start start_from_json(const nlohmann::json& j);
 };
 
 /// Journals an SRTCG console session.
