@@ -8,13 +8,13 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/summary_reporter.hpp"
 #include "cards/crossfire/allocate.hpp"
 
 namespace cf = duels::cards::crossfire;
@@ -82,22 +82,10 @@ std::vector<cf::AllocInput> tables(bool fireball) {
 void run_solver(benchmark::State& state, bool fireball, std::size_t count) {
   auto inputs = tables(fireball);
   inputs.resize(std::min(count, inputs.size()));
-  std::vector<double> best_ms(inputs.size(), 1e9);
-  std::size_t i = 0;
-  for (auto _ : state) {
-    const std::size_t k = i++ % inputs.size();
-    const auto t0 = std::chrono::steady_clock::now();
+  duels::bench::time_worst_input(state, inputs.size(), [&](std::size_t k) {
     auto r = cf::allocate(inputs[k]);
     benchmark::DoNotOptimize(r);
-    best_ms[k] = std::min(
-        best_ms[k],
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  double worst = 0;
-  for (double ms : best_ms) {
-    if (ms < 1e9) worst = std::max(worst, ms);
-  }
-  state.counters["worst_ms"] = worst;
+  });
 }
 
 void BM_Allocate_6x8(benchmark::State& state) {
@@ -129,22 +117,9 @@ BENCHMARK(BM_Allocate_6x8_Table1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Exhaustive_6x8_Table1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 /// Keeps each benchmark's mean real time (ms) and counters, for the summary printed at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
+class RatioReporter : public duels::bench::SummaryReporter {
  public:
-  RatioReporter() : ConsoleReporter(OO_Tabular) {}
-  void ReportRuns(const std::vector<Run>& reports) override {
-    ConsoleReporter::ReportRuns(reports);
-    for (const Run& r : reports) {
-      const double ms =
-          r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;
-      const std::string name = r.run_name.function_name;
-      ms_[name] = ms;
-      for (const auto& [counter_name, counter] : r.counters)
-        counters_[name + "/" + counter_name] = counter.value;
-    }
-  }
-
-  void print_summary() const {
+  void print_summary() const override {
     std::printf("\nOurs against the exhaustive search (same table, same run):\n");
     const double a = time("BM_Allocate_6x8_Table1");
     const double b = time("BM_Exhaustive_6x8_Table1");
@@ -159,33 +134,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
     budget("allocation, 6 obstacles, 8 cards with a Fireball (slowest of 16 tables)",
            counter("BM_Allocate_6x8_Fireball/worst_ms"), 10.0);
   }
-
- private:
-  double time(const std::string& name) const {
-    const auto it = ms_.find(name);
-    return it == ms_.end() ? -1 : it->second;
-  }
-  double counter(const std::string& name) const {
-    const auto it = counters_.find(name);
-    return it == counters_.end() ? -1 : it->second;
-  }
-  static void budget(const char* what, double ms, double limit) {
-    if (ms < 0) return;
-    std::printf("  %-72s %8.3f ms (budget %.0f ms) %s\n", what, ms, limit,
-                ms <= limit ? "OK" : "OVER");
-  }
-  std::map<std::string, double> ms_;
-  std::map<std::string, double> counters_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_summary();
-  benchmark::Shutdown();
-  return 0;
+  return duels::bench::run_with_summary<RatioReporter>(argc, argv);
 }

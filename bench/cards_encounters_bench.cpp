@@ -8,12 +8,12 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "bench/summary_reporter.hpp"
 #include "cards/encounters/advisor.hpp"
 #include "cards/encounters/match.hpp"
 #include "cards/encounters/odds.hpp"
@@ -56,22 +56,10 @@ std::vector<enc::MatchQuery> rolls(bool all_keywords, int count) {
 /// repetition (so a roll's own cost, not a cold cache or another process, sets the worst case).
 void run_finder(benchmark::State& state, bool all_keywords, int roll_count = 64) {
   const auto queries = rolls(all_keywords, roll_count);
-  std::vector<double> best_ms(queries.size(), 1e9);
-  std::size_t i = 0;
-  for (auto _ : state) {
-    const std::size_t k = i++ % queries.size();
-    const auto t0 = std::chrono::steady_clock::now();
+  duels::bench::time_worst_input(state, queries.size(), [&](std::size_t k) {
     auto r = enc::find_matches(queries[k]);
     benchmark::DoNotOptimize(r);
-    best_ms[k] = std::min(
-        best_ms[k],
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  double worst = 0;
-  for (double ms : best_ms) {
-    if (ms < 1e9) worst = std::max(worst, ms);
-  }
-  state.counters["worst_ms"] = worst;
+  });
 }
 
 void BM_MatchFinder_6abilities(benchmark::State& state) {
@@ -163,23 +151,9 @@ BENCHMARK(BM_PlainOdds_6dice)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlainOddsBruteForce_6dice)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 /// Keeps each benchmark's mean real time (ms) and counters, for the ratios printed at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
+class RatioReporter : public duels::bench::SummaryReporter {
  public:
-  RatioReporter() : ConsoleReporter(OO_Tabular) {}
-  void ReportRuns(const std::vector<Run>& reports) override {
-    ConsoleReporter::ReportRuns(reports);
-    for (const Run& r : reports) {
-      const double ms =
-          r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;
-      const std::string name = r.run_name.function_name;
-      ms_[name] = ms;
-      for (const auto& [counter_name, counter] : r.counters) {
-        counters_[name + "/" + counter_name] = counter.value;
-      }
-    }
-  }
-
-  void print_summary() const {
+  void print_summary() const override {
     std::printf("\nOurs against the brute-force baselines (same inputs, same run):\n");
     ratio("match finder, 8 dice, 6 usable abilities", "BM_MatchFinder_6abilities_4rolls",
           "BM_MatchFinderBruteForce_6abilities");
@@ -198,37 +172,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
-  double time(const std::string& name) const {
-    const auto it = ms_.find(name);
-    return it == ms_.end() ? -1 : it->second;
-  }
-  double counter(const std::string& name) const {
-    const auto it = counters_.find(name);
-    return it == counters_.end() ? -1 : it->second;
-  }
   void ratio(const char* what, const std::string& ours, const std::string& base) const {
     const double a = time(ours);
     const double b = time(base);
     if (a <= 0 || b <= 0) return;  // filtered out
     std::printf("  %-44s %10.4f ms vs %10.2f ms  → %.0f× faster\n", what, a, b, b / a);
   }
-  static void budget(const char* what, double ms, double limit) {
-    if (ms < 0) return;
-    std::printf("  %-72s %8.3f ms (budget %.0f ms) %s\n", what, ms, limit,
-                ms <= limit ? "OK" : "OVER");
-  }
-  std::map<std::string, double> ms_;
-  std::map<std::string, double> counters_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_summary();
-  benchmark::Shutdown();
-  return 0;
+  return duels::bench::run_with_summary<RatioReporter>(argc, argv);
 }

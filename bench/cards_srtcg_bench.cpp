@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/summary_reporter.hpp"
 #include "cards/srtcg/combat.hpp"
 #include "cards/srtcg/console.hpp"
 #include "cards/srtcg/deck.hpp"
@@ -249,17 +250,9 @@ BENCHMARK(BM_ReplayCommands)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReplayFromJson)->Unit(benchmark::kMillisecond);
 
 /// Keeps each benchmark's mean real time (ms), for the ratios printed at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
+class RatioReporter : public duels::bench::SummaryReporter {
  public:
-  RatioReporter() : ConsoleReporter(OO_Tabular) {}
-  void ReportRuns(const std::vector<Run>& reports) override {
-    ConsoleReporter::ReportRuns(reports);
-    for (const Run& r : reports) {
-      ms_[r.run_name.function_name] =
-          r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;
-    }
-  }
-  void print_summary() const {
+  void print_summary() const override {
     std::printf("\nOurs against the baselines (same inputs, same run):\n");
     ratio("suggested split, 6 targets", "BM_SuggestSplit_6", "BM_SuggestSplitBruteForce_6");
     ratio("cheapest pumps, 4 runners, 12¥", "BM_MinPumpPlan", "BM_MinPumpPlanBruteForce");
@@ -269,27 +262,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
-  double time(const std::string& name) const {
-    const auto it = ms_.find(name);
-    return it == ms_.end() ? -1 : it->second;
-  }
   void ratio(const char* what, const std::string& ours, const std::string& base) const {
     const double a = time(ours);
     const double b = time(base);
     if (a <= 0 || b <= 0) return;
     std::printf("  %-52s %10.4f ms vs %10.4f ms  → %.1f× faster\n", what, a, b, b / a);
   }
-  std::map<std::string, double> ms_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_summary();
-  benchmark::Shutdown();
-  return 0;
+  return duels::bench::run_with_summary<RatioReporter>(argc, argv);
 }
