@@ -39,6 +39,20 @@ std::string journal_or_new(const CardTableOptions& o, const std::string& game) {
   return o.journal.empty() ? new_card_journal(game) : o.journal;
 }
 
+// A tab's clicks, in the order they are shown.
+struct Clicks {
+  void add(CardAction::Kind kind, std::string label, std::string line, std::string group) {
+    list.push_back({kind, std::move(label), std::move(line), std::move(group)});
+  }
+  void send(std::string label, std::string line, std::string group) {
+    add(CardAction::Kind::Send, std::move(label), std::move(line), std::move(group));
+  }
+  void prefill(std::string label, std::string line, std::string group) {
+    add(CardAction::Kind::Prefill, std::move(label), std::move(line), std::move(group));
+  }
+  std::vector<CardAction> list;
+};
+
 // A card game's console in a tab: what all three share. `Console` is the game's console (its
 // session, its replies, its help); the game's render() is found next to its State.
 template <class Console, class Attached>
@@ -96,31 +110,26 @@ class EncountersTable final
     namespace enc = cards::encounters;
     const enc::State& s = console_.session().state();
     using K = CardAction::Kind;
-    std::vector<CardAction> out;
-    const auto send = [&](std::string label, std::string line, std::string group) {
-      out.push_back({K::Send, std::move(label), std::move(line), std::move(group)});
-    };
-    if (s.phase == enc::Phase::Setup || s.phase == enc::Phase::GameOver) return out;
+    Clicks out;
+    if (s.phase == enc::Phase::Setup || s.phase == enc::Phase::GameOver) return out.list;
     const enc::Player& me = s.players[static_cast<std::size_t>(s.active)];
     switch (s.phase) {
       case enc::Phase::TurnStart:
       case enc::Phase::MustFlip:
-        out.push_back({K::Prefill, "flip…", "flip ", "turn"});
+        out.prefill("flip…", "flip ", "turn");
         break;
       case enc::Phase::Encounter:
         // The physical dice: one click per face, by slot order.
         for (int f = 1; f <= 6; ++f)
-          out.push_back({K::Face, fmt::format("face {}", f), std::to_string(f), "faces"});
-        if (!s.run.hired_this_encounter && me.nuyen >= 2)
-          out.push_back({K::Prefill, "hire…", "hire ", "turn"});
-        send("bonus die", "bonus", "turn");
+          out.add(K::Face, fmt::format("face {}", f), std::to_string(f), "faces");
+        if (!s.run.hired_this_encounter && me.nuyen >= 2) out.prefill("hire…", "hire ", "turn");
+        out.send("bonus die", "bonus", "turn");
         break;
       case enc::Phase::Rolled: {
         for (std::size_t i = 0; i < s.run.dice.size(); ++i) {
           const enc::RunDie& d = s.run.dice[i];
           if (!d.locked) {
-            out.push_back(
-                {K::Select, fmt::format("#{}={}", i + 1, d.face), std::to_string(i + 1), "dice"});
+            out.add(K::Select, fmt::format("#{}={}", i + 1, d.face), std::to_string(i + 1), "dice");
           }
         }
         // The best ways to beat it (solve's first three), as one click each.
@@ -136,36 +145,36 @@ class EncountersTable final
                     fmt::format("#{}={}", sq->die_index[static_cast<std::size_t>(way.dice[d])] + 1,
                                 way.values[d]));
               }
-              send(fmt::format("match {}: {}{}", k + 1, fmt::join(parts, " "),
-                               way.steps.empty() ? "" : " (cards)"),
-                   fmt::format("defeat {}", k + 1), "ways");
+              out.send(fmt::format("match {}: {}{}", k + 1, fmt::join(parts, " "),
+                                   way.steps.empty() ? "" : " (cards)"),
+                       fmt::format("defeat {}", k + 1), "ways");
             }
           }
         }
-        send("fail", "fail", "ways");
-        out.push_back({K::WithSelected, "lock selected", "lock {}", "lock"});
+        out.send("fail", "fail", "ways");
+        out.add(K::WithSelected, "lock selected", "lock {}", "lock");
         break;
       }
       case enc::Phase::Between:
         for (const std::string& name : s.run.pending_retain)
-          send(fmt::format("retain {} (3¥)", name), "retain " + name, "turn");
-        send("score", "score", "turn");
-        if (enc::unlocked_dice(s.run) == 0) send("escalate", "escalate", "turn");
-        out.push_back({K::Prefill, "push: flip…", "flip ", "turn"});
+          out.send(fmt::format("retain {} (3¥)", name), "retain " + name, "turn");
+        out.send("score", "score", "turn");
+        if (enc::unlocked_dice(s.run) == 0) out.send("escalate", "escalate", "turn");
+        out.prefill("push: flip…", "flip ", "turn");
         break;
       case enc::Phase::BurnChoice:
         for (const enc::Runner& r : me.runners)
-          send("burn " + r.card.name, "burn " + r.card.name, "turn");
-        send("no burn", "noburn", "turn");
+          out.send("burn " + r.card.name, "burn " + r.card.name, "turn");
+        out.send("no burn", "noburn", "turn");
         break;
       case enc::Phase::DatastealChoice:
-        send("Datasteal", "steal", "turn");
-        send("fresh start", "fresh", "turn");
+        out.send("Datasteal", "steal", "turn");
+        out.send("fresh start", "fresh", "turn");
         break;
       default:
         break;
     }
-    return out;
+    return out.list;
   }
   [[nodiscard]] int faces_wanted() const override {
     namespace enc = cards::encounters;
@@ -190,42 +199,41 @@ class CrossfireTable final
   [[nodiscard]] std::vector<CardAction> actions() const override {
     namespace cf = cards::crossfire;
     const cf::State& s = console_.session().state();
-    using K = CardAction::Kind;
-    std::vector<CardAction> out;
+    Clicks out;
     switch (s.phase) {
       case cf::Phase::RoundStart:
-        out.push_back({K::Send, "begin the round", "begin", "turn"});
+        out.send("begin the round", "begin", "turn");
         break;
       case cf::Phase::SceneEnd:
-        out.push_back({K::Prefill, "buy…", "buy ", "turn"});
-        out.push_back({K::Send, "pass", "pass", "turn"});
+        out.prefill("buy…", "buy ", "turn");
+        out.send("pass", "pass", "turn");
         break;
       case cf::Phase::Turn:
         if (s.step == cf::TurnStep::Play) {
-          out.push_back({K::Prefill, "play…", "play ", "turn"});
+          out.prefill("play…", "play ", "turn");
           // Each played card onto each obstacle: one click.
           for (std::size_t i = 0; i < s.played.size(); ++i) {
             const cf::PlayedCard& p = s.played[i];
             if (p.applied) continue;
             for (const cf::Obstacle& o : s.obstacles) {
               if (o.id == p.target) continue;
-              out.push_back({K::Send, fmt::format("{} → {}", p.name, o.card.name),
-                             fmt::format("place {}; on #{}", i + 1, o.id), "cards"});
+              out.send(fmt::format("{} → {}", p.name, o.card.name),
+                       fmt::format("place {}; on #{}", i + 1, o.id), "cards");
             }
           }
-          out.push_back({K::Send, "apply damage", "apply", "turn"});
+          out.send("apply damage", "apply", "turn");
         } else if (s.step == cf::TurnStep::TakeDamage) {
-          out.push_back({K::Send, "take damage", "take", "turn"});
+          out.send("take damage", "take", "turn");
         } else {
-          out.push_back({K::Prefill, "buy…", "buy ", "turn"});
-          out.push_back({K::Send, "cycle market", "cycle", "turn"});
-          out.push_back({K::Send, "end turn", "end", "turn"});
+          out.prefill("buy…", "buy ", "turn");
+          out.send("cycle market", "cycle", "turn");
+          out.send("end turn", "end", "turn");
         }
         break;
       default:
         break;
     }
-    return out;
+    return out.list;
   }
 
  private:
@@ -252,22 +260,16 @@ class SrtcgTable final : public ConsoleTable<cards::srtcg::Console, match::Attac
     namespace sr = cards::srtcg;
     const sr::State& s = console_.session().state();
     using K = CardAction::Kind;
-    std::vector<CardAction> out;
-    const auto send = [&](std::string label, std::string line, std::string group) {
-      out.push_back({K::Send, std::move(label), std::move(line), std::move(group)});
-    };
-    const auto prefill = [&](std::string label, std::string line, std::string group) {
-      out.push_back({K::Prefill, std::move(label), std::move(line), std::move(group)});
-    };
+    Clicks out;
     if (s.phase == sr::Phase::Setup) {
-      prefill("player…", "player ", "turn");
+      out.prefill("player…", "player ", "turn");
       if (s.players.size() >= 2) {
         for (const sr::Player& p : s.players)
-          send(p.name + " starts", "start " + p.name, "turn");
+          out.send(p.name + " starts", "start " + p.name, "turn");
       }
-      return out;
+      return out.list;
     }
-    if (s.phase == sr::Phase::GameOver) return out;
+    if (s.phase == sr::Phase::GameOver) return out.list;
     const sr::Player& me = s.players[static_cast<std::size_t>(s.active)];
     // The active player's runners that can be pumped now, one click a pump.
     const auto pumps = [&](const std::vector<std::string>& only) {
@@ -275,31 +277,32 @@ class SrtcgTable final : public ConsoleTable<cards::srtcg::Console, match::Attac
         if (r.card.pump.cost <= 0 || r.card.pump.cost > me.credstick) continue;
         if (!only.empty() && std::find(only.begin(), only.end(), r.card.name) == only.end())
           continue;
-        send(fmt::format("pump {} ({}¥)", r.card.name, r.card.pump.cost), "pump " + r.card.name,
-             "pump");
+        out.send(fmt::format("pump {} ({}¥)", r.card.name, r.card.pump.cost), "pump " + r.card.name,
+                 "pump");
       }
     };
     switch (s.phase) {
       case sr::Phase::Objective:
-        prefill("place…", "place ", "turn");
-        if (me.objective && !me.objective->revealed) prefill("reveal…", "reveal ", "turn");
+        out.prefill("place…", "place ", "turn");
+        if (me.objective && !me.objective->revealed) out.prefill("reveal…", "reveal ", "turn");
         break;
       case sr::Phase::Credstick:
         if (!s.paid) {
-          send("payday", "payday", "turn");
-          send("payday, draw to 7", "payday draw", "turn");
+          out.send("payday", "payday", "turn");
+          out.send("payday, draw to 7", "payday draw", "turn");
         }
         break;
       case sr::Phase::Refresh:
         for (const sr::Runner& r : me.runners) {
-          if (r.damage > 0 && !r.healed) send("heal " + r.card.name, "heal " + r.card.name, "turn");
+          if (r.damage > 0 && !r.healed)
+            out.send("heal " + r.card.name, "heal " + r.card.name, "turn");
         }
         break;
       case sr::Phase::Legwork:
-        prefill("deploy…", "deploy ", "turn");
+        out.prefill("deploy…", "deploy ", "turn");
         for (const sr::Player& p : s.players) {
           if (p.objective)
-            prefill(fmt::format("challenge {}…", p.name), "challenge " + p.name + " ", "turn");
+            out.prefill(fmt::format("challenge {}…", p.name), "challenge " + p.name + " ", "turn");
         }
         pumps({});
         break;
@@ -308,12 +311,12 @@ class SrtcgTable final : public ConsoleTable<cards::srtcg::Console, match::Attac
           if (s.ran) break;
           // The team: click runners, then the Objective to run.
           for (const sr::Runner& r : me.runners) {
-            if (!r.turned) out.push_back({K::Select, "runner " + r.card.name, r.card.name, "team"});
+            if (!r.turned) out.add(K::Select, "runner " + r.card.name, r.card.name, "team");
           }
           for (const sr::Player& p : s.players) {
             if (p.objective && p.objective->revealed) {
-              out.push_back({K::WithSelected, fmt::format("run on {}'s Objective", p.name),
-                             "run " + p.name + " -> {}", "run"});
+              out.add(K::WithSelected, fmt::format("run on {}'s Objective", p.name),
+                      "run " + p.name + " -> {}", "run");
             }
           }
           pumps({});
@@ -321,48 +324,49 @@ class SrtcgTable final : public ConsoleTable<cards::srtcg::Console, match::Attac
         }
         switch (s.run.step) {
           case sr::RunStep::Reveal:
-            prefill("flip…", "flip ", "run");
-            send("flip: a bluff", "flip bluff", "run");
+            out.prefill("flip…", "flip ", "run");
+            out.send("flip: a bluff", "flip bluff", "run");
             break;
           case sr::RunStep::Face: {
             const sr::ChallengeCard* c = facing_card(s);
-            if (c != nullptr && !c->sleaze.empty() && !s.run.alarm) send("sleaze", "sleaze", "run");
-            if (c != nullptr && c->threat) send("fight", "fight", "run");
-            send("beaten", "beat", "run");
-            send("stopped", "stopped", "run");
-            if (c != nullptr && c->pump.cost > 0) send("pump the Challenge", "pumpc", "run");
+            if (c != nullptr && !c->sleaze.empty() && !s.run.alarm)
+              out.send("sleaze", "sleaze", "run");
+            if (c != nullptr && c->threat) out.send("fight", "fight", "run");
+            out.send("beaten", "beat", "run");
+            out.send("stopped", "stopped", "run");
+            if (c != nullptr && c->pump.cost > 0) out.send("pump the Challenge", "pumpc", "run");
             pumps(s.run.team);
             for (const std::string& r : s.run.team)
-              prefill(fmt::format("damage {}…", r), "damage " + r + " -> ", "damage");
+              out.prefill(fmt::format("damage {}…", r), "damage " + r + " -> ", "damage");
             break;
           }
           case sr::RunStep::Decide:
-            send("continue", "continue", "run");
-            send("pull out", "pullout", "run");
+            out.send("continue", "continue", "run");
+            out.send("pull out", "pullout", "run");
             break;
           case sr::RunStep::Objective: {
             const auto& o = s.players[static_cast<std::size_t>(s.run.owner)].objective;
             if (o && o->card && o->card->threat && !s.run.objective_beaten) {
-              send("fight", "fight", "run");
+              out.send("fight", "fight", "run");
               pumps(s.run.team);
             } else {
-              send("take the Objective", "take", "run");
+              out.send("take the Objective", "take", "run");
             }
-            send("pull out", "pullout", "run");
+            out.send("pull out", "pullout", "run");
             break;
           }
         }
         break;
       case sr::Phase::End:
         if (me.hand > 7)
-          send(fmt::format("discard {}", me.hand - 7), fmt::format("discard {}", me.hand - 7),
-               "turn");
+          out.send(fmt::format("discard {}", me.hand - 7), fmt::format("discard {}", me.hand - 7),
+                   "turn");
         break;
       default:
         break;
     }
-    if (!s.run.active) send("next phase", "next", "next");
-    return out;
+    if (!s.run.active) out.send("next phase", "next", "next");
+    return out.list;
   }
 
  private:
