@@ -219,6 +219,8 @@ class Session {
   /// Base positions reported by the camera, once per camera frame. A base that settles away
   /// from where the match has it gets a move proposal (see move_proposal.hpp).
   void set_vision(std::vector<TrackedBasePosition> bases);
+  /// Whether the camera reports any base.
+  [[nodiscard]] bool vision_active() const { return !vision_.empty(); }
   /// The moves the camera saw, judged against the live match, by figure.
   [[nodiscard]] const std::map<FigureId, MoveProposal>& proposals() const {
     return watcher_.proposals();
