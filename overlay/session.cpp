@@ -864,7 +864,15 @@ MoveRolls Session::move_rolls() const {
 }
 
 void Session::recheck_proposals() {
-  watcher_.recheck(match_.state(), move_rolls());
+  // Proposals depend on the live match and the movement dice only, not on the camera's frame:
+  // judged again when either changed.
+  const std::uint64_t seq = match_.history().last_seq;
+  MoveRolls rolls = move_rolls();
+  if (proposals_judged_ && seq == proposals_seq_ && rolls == proposals_rolls_) return;
+  watcher_.recheck(match_.state(), rolls);
+  proposals_judged_ = true;
+  proposals_seq_ = seq;
+  proposals_rolls_ = std::move(rolls);
 }
 
 bool Session::confirm_proposal(FigureId figure) {

@@ -255,6 +255,9 @@ class Session {
   PositionOverrides overrides_;
   std::vector<TrackedBasePosition> vision_;
   MoveWatcher watcher_;
+  bool proposals_judged_ = false;  ///< the proposals were judged at proposals_seq_ with these
+  std::uint64_t proposals_seq_ = 0;
+  MoveRolls proposals_rolls_;
   TableView view_;
   std::uint64_t version_ = 0;
   std::map<std::pair<FigureId, FigureId>, AttackMeasure> measures_;
