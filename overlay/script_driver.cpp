@@ -154,10 +154,14 @@ void ScriptDriver::feed(ImGuiIO& io, const WidgetRegistry& widgets, double now_s
       }
       break;
     }
-    case UiAction::Kind::DragBase: {
+    case UiAction::Kind::DragBase:
+    case UiAction::Kind::Drag: {
       constexpr int kSteps = 6;
       if (phase_ == 0) {
-        if (const WidgetRecord* r = locate(WidgetKind::Base, "no base with this name")) {
+        const bool base = a.kind == UiAction::Kind::DragBase;
+        if (const WidgetRecord* r =
+                locate(base ? std::optional(WidgetKind::Base) : std::nullopt,
+                       base ? "no base with this name" : "no widget with this label")) {
           if (!widgets.map) break;
           centre_of(*r);
           from_x_ = mouse_x_;

@@ -205,6 +205,7 @@ void Session::changed() {
     target_locked = false;
   }
   if (gone(hovered)) hovered.reset();
+  recheck_proposals();
 }
 
 const AttackMeasure& Session::measure(FigureId attacker, FigureId target_figure) {
@@ -439,6 +440,7 @@ void Session::begin_move(FigureId figure) {
 
 void Session::cancel_move() {
   move = MoveTool{};
+  recheck_proposals();
 }
 
 void Session::toggle_move_die(DieId die) {
@@ -460,6 +462,7 @@ void Session::roll_move_dice() {
   for (DieId id : move.dice_pick)
     move.rolls.push_back({id, rng_.uniform(f.dice[static_cast<std::size_t>(id)].die.sides)});
   move.rolled = true;
+  recheck_proposals();
   std::vector<dice::Roll> shown;
   for (const auto& r : move.rolls)
     shown.push_back({f.dice[static_cast<std::size_t>(r.die)].die, r.face});
@@ -834,9 +837,68 @@ void Session::set_vision(std::vector<TrackedBasePosition> bases) {
     }
     return true;
   };
+  // Every frame counts for telling a base that stands still from one being moved.
+  for (FigureId f : watcher_.observe(match_.state(), bases, move_rolls())) {
+    if (const MoveProposal* p = watcher_.proposal(f)) {
+      const auto& journaled = fig(match_.state(), f).position;
+      set_status(
+          "Camera: " + p->summary() +
+              (p->legal()
+                   ? std::string(" \u2014 Confirm it on the Table map.")
+                   : fmt::format(" \u2014 NOT applied: put {} back at ({:.1f}, {:.1f}) or drag "
+                                 "the end point on the Table map.",
+                                 p->name, journaled ? journaled->x : 0.0,
+                                 journaled ? journaled->y : 0.0)),
+          !p->legal());
+    }
+  }
   if (same(vision_, bases)) return;
   vision_ = std::move(bases);
   changed();
+}
+
+MoveRolls Session::move_rolls() const {
+  MoveRolls r;
+  if (move.active && move.rolled) r[move.figure] = move.rolls;
+  return r;
+}
+
+void Session::recheck_proposals() {
+  // Proposals depend on the live match and the movement dice only, not on the camera's frame:
+  // judged again when either changed.
+  const std::uint64_t seq = match_.history().last_seq;
+  MoveRolls rolls = move_rolls();
+  if (proposals_judged_ && seq == proposals_seq_ && rolls == proposals_rolls_) return;
+  watcher_.recheck(match_.state(), rolls);
+  proposals_judged_ = true;
+  proposals_seq_ = seq;
+  proposals_rolls_ = std::move(rolls);
+}
+
+bool Session::confirm_proposal(FigureId figure) {
+  const MoveProposal* p = watcher_.proposal(figure);
+  if (p == nullptr) {
+    set_status("The camera has no move to confirm for that figure.", true);
+    return false;
+  }
+  if (p->moving) {
+    set_status(fmt::format("{} is still moving: wait until it stands still.", p->name), true);
+    return false;
+  }
+  if (!p->legal()) {
+    set_status("Not allowed: " + p->reason, true);
+    return false;
+  }
+  const Command command{p->command};
+  if (!play(command)) return false;
+  watcher_.confirmed(figure);
+  return true;
+}
+
+void Session::correct_proposal(FigureId figure, Vec2 to) {
+  if (!watcher_.correct(match_.state(), figure, to, move_rolls())) return;
+  const MoveProposal* p = watcher_.proposal(figure);
+  set_status("Corrected: " + p->summary(), !p->legal());
 }
 
 void Session::tick(double now_s) {

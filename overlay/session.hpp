@@ -18,6 +18,7 @@
 #include "duels/autoplay.hpp"
 #include "duels/combat.hpp"
 #include "match/duels_match.hpp"
+#include "overlay/move_proposal.hpp"
 #include "overlay/odds_worker.hpp"
 #include "overlay/position_log.hpp"
 #include "overlay/table_model.hpp"
@@ -215,8 +216,20 @@ class Session {
   void refresh_roller();
 
   // ---- vision seam ---------------------------------------------------------------------------
-  /// Base positions reported by the camera (none until the vision module lands).
+  /// Base positions reported by the camera, once per camera frame. A base that settles away
+  /// from where the match has it gets a move proposal (see move_proposal.hpp).
   void set_vision(std::vector<TrackedBasePosition> bases);
+  /// Whether the camera reports any base.
+  [[nodiscard]] bool vision_active() const { return !vision_.empty(); }
+  /// The moves the camera saw, judged against the live match, by figure.
+  [[nodiscard]] const std::map<FigureId, MoveProposal>& proposals() const {
+    return watcher_.proposals();
+  }
+  /// Plays a legal proposal as `move FIGURE to X Y` (journaled, undoable). False (with the
+  /// reason in the status line) when there is none, it is illegal or the base is moving.
+  bool confirm_proposal(FigureId figure);
+  /// The player dragged the proposal's end point to `to`: it is judged again.
+  void correct_proposal(FigureId figure, Vec2 to);
 
   // ---- per frame -----------------------------------------------------------------------------
   /// Advances time: finishes roll animations and runs the opponent when `auto_run`.
@@ -231,6 +244,8 @@ class Session {
   void changed();
   void after_command();
   std::optional<Command> ai_command(bool any_team);
+  [[nodiscard]] MoveRolls move_rolls() const;
+  void recheck_proposals();
 
   match::DuelsMatch match_;
   TableLayout layout_;
@@ -239,6 +254,10 @@ class Session {
   PositionLog positions_;
   PositionOverrides overrides_;
   std::vector<TrackedBasePosition> vision_;
+  MoveWatcher watcher_;
+  bool proposals_judged_ = false;  ///< the proposals were judged at proposals_seq_ with these
+  std::uint64_t proposals_seq_ = 0;
+  MoveRolls proposals_rolls_;
   TableView view_;
   std::uint64_t version_ = 0;
   std::map<std::pair<FigureId, FigureId>, AttackMeasure> measures_;

@@ -106,9 +106,11 @@ std::vector<UiAction> parse_ui_script(std::string_view text, const std::string& 
       need(2, "a base (figure name), e.g. hover-base Hex");
       a.kind = verb == "click-base" ? UiAction::Kind::ClickBase : UiAction::Kind::HoverBase;
       a.text = w[1];
-    } else if (verb == "drag-base") {
-      need(4, "a base and a table point in inches, e.g. drag-base Hex 30 40");
-      a.kind = UiAction::Kind::DragBase;
+    } else if (verb == "drag-base" || verb == "drag") {
+      need(4, verb == "drag" ? "a label and a table point in inches, e.g. drag \"move end Razor\" "
+                               "22 16"
+                             : "a base and a table point in inches, e.g. drag-base Hex 30 40");
+      a.kind = verb == "drag" ? UiAction::Kind::Drag : UiAction::Kind::DragBase;
       a.text = w[1];
       number(2, a.x_in);
       number(3, a.y_in);
@@ -168,10 +170,11 @@ std::vector<UiAction> parse_ui_script(std::string_view text, const std::string& 
       a.text = w[1];
     } else {
       fail("action",
-           fmt::format("click, click-base, hover, hover-base, drag-base, click-table, hover-table, "
-                       "select-die, "
-                       "key, type, wait, sleep, wait-for, wait-gone or screenshot, not '{}'",
-                       verb));
+           fmt::format(
+               "click, click-base, hover, hover-base, drag-base, drag, click-table, hover-table, "
+               "select-die, "
+               "key, type, wait, sleep, wait-for, wait-gone or screenshot, not '{}'",
+               verb));
     }
     out.push_back(std::move(a));
   }
@@ -198,6 +201,8 @@ std::string describe(const UiAction& a) {
       return fmt::format("hover \"{}\"", a.text);
     case UiAction::Kind::DragBase:
       return fmt::format("drag-base {} {} {}", a.text, a.x_in, a.y_in);
+    case UiAction::Kind::Drag:
+      return fmt::format("drag \"{}\" {} {}", a.text, a.x_in, a.y_in);
     case UiAction::Kind::ClickTable:
       return fmt::format("click-table {} {}", a.x_in, a.y_in);
     case UiAction::Kind::HoverTable:

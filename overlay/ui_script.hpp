@@ -7,6 +7,8 @@
 ///   hover-base Hex          move the mouse over a base and leave it there
 ///   hover "Roll"            move the mouse over a widget
 ///   drag-base Hex 30 40     drag a base to a table point (inches): a manual override
+///   drag "move end Razor" 22 16   drag any labelled widget to a table point (e.g. the end point
+///                           of a move the camera saw)
 ///   click-table 30 40       click the map at a table point (move destination, placement)
 ///   hover-table 30 40       move the mouse over a table point (e.g. to preview a move)
 ///   select-die "blue:d8"    click the first enabled die button for this die (notation)
@@ -35,6 +37,7 @@ struct UiAction {
     HoverBase,
     Hover,
     DragBase,
+    Drag,
     ClickTable,
     HoverTable,
     SelectDie,

@@ -349,6 +349,37 @@ void CameraPanel::draw_content(UiContext& ctx) {
       }
     }
   }
+  // Moves the camera saw: the journaled spot, the engine's path, the proposed end; a base moved
+  // illegally is ringed in vermillion until it is put back or a legal spot is confirmed.
+  for (const auto& [f, prop] : s.proposals()) {
+    const bool ok = prop.legal();
+    const Rgba pc = ok ? colours::kGood : colours::kWarning;
+    const double r_in = fig(st, f).def.base_diameter_in / 2;
+    ring(prop.from, r_in, team_colour(fig(st, f).team).with_alpha(150), 1.5f * ctx.scale);
+    std::vector<ImVec2> pts;
+    const std::vector<Vec2> line =
+        prop.path.empty() ? std::vector<Vec2>{prop.from, prop.to} : prop.path;
+    for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+      for (int j = 0; j < 6; ++j) {  // straight on the table, bent a little through the lens
+        if (auto q = to_screen(line[i] + (line[i + 1] - line[i]) * (j / 6.0))) pts.push_back(*q);
+      }
+    }
+    if (auto q = to_screen(line.back())) pts.push_back(*q);
+    if (pts.size() >= 2)
+      dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), pc.packed(), 0, 3 * ctx.scale);
+    ring(prop.to, r_in, pc, 3 * ctx.scale);
+    if (!ok) {
+      ring(prop.tracked, r_in + 0.6, colours::kWarning, 6 * ctx.scale);
+      ring(prop.tracked, r_in + 1.0, colours::kWarning, 2 * ctx.scale);
+    }
+    if (auto q = to_screen(prop.tracked, 5.0)) {  // above the figure's name and dials
+      label({q->x, q->y - 3.4f * ImGui::GetTextLineHeight()}, pc,
+            ok ? fmt::format("{:.2f}\" of {}\" \u2014 legal: Confirm on the map", prop.length_in,
+                             prop.allowance_in)
+               : fmt::format("NOT APPLIED \u2014 {}", verdict_words(prop.verdict)),
+            0);
+    }
+  }
   // Bases: outline on the table, name and dials above.
   for (const auto& b : view.bases) {
     const Rgba tc = team_colour(b.team);

@@ -89,7 +89,9 @@ class TableMapPanel final : public Panel {
   bool dragging_ = false;
   float press_x_ = 0;
   float press_y_ = 0;
-  int menu_figure_ = -1;  ///< the base whose context menu is open
+  int menu_figure_ = -1;        ///< the base whose context menu is open
+  int press_proposal_ = -1;     ///< the camera move whose end point the press was on
+  int dragging_proposal_ = -1;  ///< the figure whose camera move's end point is being dragged
 };
 
 /// Each figure: the three dials as dials, dice on the base / in the cup / removed, gear, points.

@@ -93,7 +93,15 @@ void TableMapPanel::draw_content(UiContext& ctx) {
 
   const float line = ImGui::GetTextLineHeightWithSpacing();
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  avail.y -= 3 * line;
+  // Below the map: the words, and a card per move the camera saw (a fixed height, so the map
+  // stays put while an end point is dragged and the verdict changes). With the camera on, room
+  // for two cards is kept even before any move, so the map does not jump under the hand when
+  // one appears.
+  const float card_h = 4.5f * line;
+  const std::size_t cards =
+      std::max(s.proposals().size(),
+               s.vision_active() ? std::min<std::size_t>(2, view.bases.size()) : std::size_t{0});
+  avail.y -= 3 * line + card_h * static_cast<float>(cards);
   if (avail.x < 60 || avail.y < 60) return;
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##map", avail,
@@ -322,6 +330,46 @@ void TableMapPanel::draw_content(UiContext& ctx) {
         {b.name, "base:" + b.name, c.x - r, c.y - r, c.x + r, c.y + r, true, WidgetKind::Base});
   }
 
+  // Moves the camera saw: the journaled spot (dashed), the engine's path, the proposed end
+  // (a ring to drag); an illegal one has its base ringed in vermillion.
+  for (const auto& [f, prop] : s.proposals()) {
+    const bool ok = prop.legal();
+    const Rgba pc = ok ? colours::kGood : colours::kWarning;
+    const float r = static_cast<float>(fig(st, f).def.base_diameter_in / 2) * ppi;
+    const ImVec2 from = S(prop.from);
+    for (int i = 0; i < 24; i += 2) {  // the spot the match has: a dashed ring
+      const double a0 = 2 * std::numbers::pi * i / 24;
+      const double a1 = 2 * std::numbers::pi * (i + 1) / 24;
+      dl->AddLine({from.x + r * static_cast<float>(std::cos(a0)),
+                   from.y + r * static_cast<float>(std::sin(a0))},
+                  {from.x + r * static_cast<float>(std::cos(a1)),
+                   from.y + r * static_cast<float>(std::sin(a1))},
+                  col(team_colour(fig(st, f).team)), 2);
+    }
+    const ImVec2 end = S(prop.to);
+    if (!prop.path.empty()) {
+      std::vector<ImVec2> pts;
+      for (const auto& v : prop.path)
+        pts.push_back(S(v));
+      dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col(pc), 0, 3 * ctx.scale);
+    } else {
+      dashed_line(dl, from, end, col(pc), 2.5f * ctx.scale, 7 * ctx.scale);
+    }
+    dl->AddCircle(end, r, col(pc), 40, 3 * ctx.scale);
+    dl->AddCircleFilled(end, 4 * ctx.scale, col(pc));
+    if (!ok) {
+      // The base where it really stands, flagged.
+      const ImVec2 at = S(prop.tracked);
+      dl->AddCircle(at, r + 6 * ctx.scale, col(colours::kWarning), 40, 4 * ctx.scale);
+    }
+    text({end.x, end.y + r + 24 * ctx.scale}, pc,
+         ok ? fmt::format("{:.2f}\" of {}\" \u2014 legal", prop.length_in, prop.allowance_in)
+            : fmt::format("{} \u2014 {}", prop.name, verdict_words(prop.verdict)),
+         -1);
+    ctx.widgets.add({"move end " + prop.name, "move end:" + prop.name, end.x - r, end.y - r,
+                     end.x + r, end.y + r, true, WidgetKind::Field});
+  }
+
   // Moving: the path to the spot under the mouse.
   if (s.move.active && hovered && under == nullptr) {
     const PathResult path = s.move_path(mouse_in);
@@ -352,19 +400,38 @@ void TableMapPanel::draw_content(UiContext& ctx) {
   labels.draw(dl);
   dl->PopClipRect();
 
-  // Mouse: press, drag (manual override), click.
+  // Mouse: press, then either drag the end point of a move the camera saw (judged again as it
+  // goes), drag a base (manual override), or click.
   if (hovered && ImGui::IsMouseClicked(0)) {
     pressed_ = true;
     press_x_ = mouse.x;
     press_y_ = mouse.y;
     drag_figure_ = (under != nullptr && !s.move.active && !placing) ? under->figure : -1;
     dragging_ = false;
+    press_proposal_ = -1;
+    for (const auto& [f, prop] : s.proposals()) {
+      const float r = static_cast<float>(fig(st, f).def.base_diameter_in / 2) * ppi;
+      const ImVec2 end = S(prop.to);
+      if (std::hypot(mouse.x - end.x, mouse.y - end.y) <= r) press_proposal_ = f;
+    }
   }
-  if (pressed_ && drag_figure_ >= 0 && ImGui::IsMouseDown(0) &&
-      std::hypot(mouse.x - press_x_, mouse.y - press_y_) > 5 * ctx.scale) {
+  const bool moved_far = std::hypot(mouse.x - press_x_, mouse.y - press_y_) > 5 * ctx.scale;
+  if (pressed_ && press_proposal_ >= 0 && ImGui::IsMouseDown(0) && moved_far)
+    dragging_proposal_ = press_proposal_;
+  if (dragging_proposal_ >= 0) {
+    const auto it = s.proposals().find(dragging_proposal_);
+    if (it != s.proposals().end() && norm(it->second.to - mouse_in) > 0.02)
+      s.correct_proposal(dragging_proposal_, mouse_in);
+    if (it == s.proposals().end() || !ImGui::IsMouseDown(0)) {
+      dragging_proposal_ = -1;
+      press_proposal_ = -1;
+      pressed_ = false;
+    }
+  } else if (pressed_ && drag_figure_ >= 0 && ImGui::IsMouseDown(0) && moved_far) {
     dragging_ = true;
   }
-  if (pressed_ && ImGui::IsMouseReleased(0)) {
+  if (pressed_ && ImGui::IsMouseReleased(0) && dragging_proposal_ < 0) {
+    press_proposal_ = -1;
     if (dragging_ && drag_figure_ >= 0) {
       s.override_position(drag_figure_, mouse_in);
     } else if (hovered) {
@@ -434,6 +501,32 @@ void TableMapPanel::draw_content(UiContext& ctx) {
                                             m->centre_gap_in, by));
     }
   }
+
+  // Moves the camera saw: the engine's verdict, Confirm for a legal one (never applied alone).
+  std::optional<FigureId> confirm;
+  const std::map<FigureId, MoveProposal> proposals = s.proposals();  // a copy: Confirm changes it
+  for (const auto& [f, prop] : proposals) {
+    const float card_top = ImGui::GetCursorPosY();
+    const Rgba pc = prop.legal() ? colours::kGood : colours::kWarning;
+    ui::text_coloured_wrapped(
+        pc, fmt::format("Camera: {}{}", prop.summary(), prop.moving ? " (still moving)" : ""));
+    ui::record_last_item(ctx, "camera move " + prop.name, WidgetKind::Field, true);
+    if (prop.legal()) {
+      if (ui::button(
+              ctx, "Confirm " + prop.name + "'s move", !prop.moving && s.live(),
+              prop.moving ? "wait until the base stands still" : "the log is showing the past"))
+        confirm = f;
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ui::text_wrapped(
+          fmt::format("NOT applied. Put {} back at ({:.1f}, {:.1f}), or drag the "
+                      "ringed end point to a legal spot.",
+                      prop.name, prop.from.x, prop.from.y));
+      ImGui::PopStyleColor();
+    }
+    ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), card_top + card_h));
+  }
+  if (confirm) s.confirm_proposal(*confirm);
 }
 
 }  // namespace duels::overlay

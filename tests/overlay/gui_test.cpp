@@ -165,13 +165,15 @@ const Rgba kHexFill = blend(team_colour(1), 170, colours::kTable);
 
 #if DUELS_OVERLAY_CAMERA
 // Razor (Street Team) against Gridlock (Tech Team), dice chosen, Razor's turn; `terrain` down
-// when given. The match has them at the back of the table; the demo scene's camera sees them at
-// (18, 12) and (40, 30) for its first two seconds, and the camera wins.
-std::string camera_match(const GuiDir& dir, const std::string& terrain = "") {
+// when given. The match has them at the back of the table (unless placed elsewhere); the demo
+// scene's camera sees them at (18, 12) and (40, 30) for its first two seconds, and the camera
+// wins (a base the camera sees away from its journaled spot is flagged as an illegal move).
+std::string camera_match(const GuiDir& dir, const std::string& terrain = "", Point razor = {5, 50},
+                         Point gridlock = {55, 50}) {
   MatchSetup setup;
   setup.options.enforce_placement_distance = false;
-  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, {5, 50})}});
-  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, {55, 50})}});
+  setup.teams.push_back({"Street Team", {testing::loadout("Razor", {}, razor)}});
+  setup.teams.push_back({"Tech Team", {testing::loadout("Gridlock", {}, gridlock)}});
   const std::string journal = first_turn_journal(dir, setup, terrain, false);
   auto m = match::DuelsMatch::resume(journal);
   if (!m.play(ChooseDice{0, {0, 1, 2, 3, 4, 5}}) || !m.play(ChooseDice{1, {0, 1, 2, 3, 4, 5}}))
@@ -794,9 +796,10 @@ TEST(Gui, TheCameraPictureOutlinesTheBlocker) {
 // perspective: the table just in front of Razor turns toward sky blue; far away nothing changes.
 TEST(Gui, TheCameraPictureShadesTheReachableRegionDuringAMove) {
   GuiDir dir;
-  // At 10 frames/s Razor stands at (18, 12) for the first 2 s.
+  // At 10 frames/s Razor stands at (18, 12) for the first 2 s; the match has the bases where the
+  // camera sees them (no flagged move rings the base).
   const CameraRun run =
-      run_camera(dir, camera_match(dir),
+      run_camera(dir, camera_match(dir, "", {18, 12}, {40, 30}),
                  fmt::format("wait-for \"bases seen 2\"\nclick-base Razor\nwait 2\n"
                              "screenshot {}\nkey m\nwait-for \"camera reach\"\nwait 2\n"
                              "screenshot {}\n",
@@ -834,6 +837,80 @@ TEST(Gui, TheCameraPictureShadesTheReachableRegionDuringAMove) {
   EXPECT_GT(near, 0.2);
   EXPECT_LT(std::abs(far), 0.08);
   EXPECT_NE(widget(r, "camera reach"), nullptr);
+}
+
+// Moves seen by the camera (assets/scenes/demo.yaml at its own 10 frames/s): Razor's base is
+// carried from (18, 12) to (24, 20) at 2–4 s, 10" for a Head of 7, so the window flags it (never
+// applied); the player drags the end point to (21.6, 16.8), 6" along the same way, and confirms:
+// the journal gains that move. Gridlock is carried to (36, 28) at 5–7 s during Razor's turn:
+// flagged too, with the engine's reason, and nothing is played for it.
+TEST(Gui, CameraMovesAreProposedFlaggedCorrectedAndConfirmed) {
+  GuiDir dir;
+  const std::string journal = camera_match(dir, "", {18, 12}, {40, 30});
+  const std::uint64_t seq0 = match::DuelsMatch::resume(journal).history().last_seq;
+  const CameraRun run = run_camera(
+      dir, journal,
+      fmt::format("wait-for \"camera move Razor\"\nwait 3\nscreenshot {}\n"
+                  "drag \"move end Razor\" 21.6 16.8\nwait-for \"Confirm Razor's move\"\nwait 2\n"
+                  "screenshot {}\nclick \"Confirm Razor's move\"\n"
+                  "wait-for \"camera move Gridlock\"\nwait 5\n",
+                  dir.file("flagged.png"), dir.file("corrected.png")),
+      demo_camera(true));
+  if (run.skipped) SKIP_OR_FAIL("no window");
+  const GuiResult& r = run.result;
+  ASSERT_TRUE(r.script_error.empty()) << r.script_error;
+  ASSERT_TRUE(r.camera);
+  // The journal: exactly one new event, Razor's move to the corrected spot; Gridlock unmoved.
+  const auto m = match::DuelsMatch::resume(journal);
+  EXPECT_EQ(m.history().last_seq, seq0 + 1);
+  const FigureState& razor = m.state().figures[0];
+  ASSERT_TRUE(razor.position);
+  EXPECT_TRUE(razor.moved);
+  EXPECT_NEAR(razor.position->x, 21.6, 0.3);
+  EXPECT_NEAR(razor.position->y, 16.8, 0.3);
+  EXPECT_NEAR(m.state().figures[1].position->x, 40, 1e-9);
+  EXPECT_NEAR(m.state().figures[1].position->y, 30, 1e-9);
+  // At the end: Gridlock's move is flagged (no Confirm), Razor's is settled.
+  EXPECT_NE(widget(r, "camera move Gridlock"), nullptr);
+  EXPECT_EQ(widget(r, "Confirm Gridlock's move"), nullptr);
+  EXPECT_EQ(widget(r, "camera move Razor"), nullptr);
+  // The pictures: the flagged base ringed in vermillion on the camera picture, the corrected
+  // path in bluish green.
+  const cv::Mat flagged = cv::imread(dir.file("flagged.png"), cv::IMREAD_COLOR);
+  const cv::Mat corrected = cv::imread(dir.file("corrected.png"), cv::IMREAD_COLOR);
+  ASSERT_FALSE(flagged.empty());
+  ASSERT_FALSE(corrected.empty());
+  const float ppi = static_cast<float>(r.camera->plane.px_per_in_at({24, 20})) * r.camera_view[2];
+  auto box = [&](Vec2 t, float half_in) {
+    const auto px = r.camera->plane.table_to_image({t.x, t.y, 0});
+    const float x = r.camera_view[0] + static_cast<float>(px->x) * r.camera_view[2];
+    const float y = r.camera_view[1] + static_cast<float>(px->y) * r.camera_view[2];
+    return std::array<float, 4>{x - half_in * ppi, y - half_in * ppi, 2 * half_in * ppi,
+                                2 * half_in * ppi};
+  };
+  const int red_flagged = count_colour(flagged, box({24, 20}, 2.2f), colours::kWarning, 40);
+  const int red_corrected = count_colour(corrected, box({24, 20}, 2.2f), colours::kWarning, 40);
+  const int red_gridlock = count_colour(run.shot, box({36, 28}, 2.2f), colours::kWarning, 40);
+  const int green_path = count_colour(corrected, box({19.8, 14.4}, 0.6f), colours::kGood, 40);
+  std::printf(
+      "vermillion px round Razor: %d flagged, %d corrected; round Gridlock %d; "
+      "green px on the corrected path %d\n",
+      red_flagged, red_corrected, red_gridlock, green_path);
+  EXPECT_GT(red_flagged, 40);
+  EXPECT_LT(red_corrected, red_flagged / 4);  // a legal proposal: no flag
+  EXPECT_GT(red_gridlock, 20);                // farther from the camera: a smaller ring
+  EXPECT_GT(green_path, 5);
+  // DUELS_GUI_TEST_SHOTS=DIR keeps the three frames (docs/screenshots/camera-move-*.png).
+  if (const char* keep = std::getenv("DUELS_GUI_TEST_SHOTS"); keep != nullptr && *keep != '\0') {
+    std::filesystem::create_directories(keep);
+    const auto copy = [&](const std::string& from, const std::string& to) {
+      std::filesystem::copy_file(from, std::filesystem::path(keep) / to,
+                                 std::filesystem::copy_options::overwrite_existing);
+    };
+    copy(dir.file("flagged.png"), "camera-move-flagged.png");
+    copy(dir.file("corrected.png"), "camera-move-corrected.png");
+    copy(dir.file("last.png"), "camera-move-not-its-turn.png");
+  }
 }
 
 // A camera that is not there (cam:7 on a machine without one): the feed keeps retrying, the

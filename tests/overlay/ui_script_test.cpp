@@ -65,11 +65,19 @@ TEST(UiScript, ParsesEveryAction) {
   EXPECT_EQ(a[13].kind, Kind::Hover);
   EXPECT_EQ(a[14].kind, Kind::Screenshot);
   EXPECT_EQ(a[14].text, "out/shot.png");
+  // Any labelled widget dragged to a table point.
+  const auto d = parse_ui_script("drag \"move end Razor\" 21.5 17\n", "t.ui");
+  ASSERT_EQ(d.size(), 1U);
+  EXPECT_EQ(d[0].kind, Kind::Drag);
+  EXPECT_EQ(d[0].text, "move end Razor");
+  EXPECT_DOUBLE_EQ(d[0].x_in, 21.5);
+  EXPECT_DOUBLE_EQ(d[0].y_in, 17);
 }
 
 TEST(UiScript, DescribeWritesTheLineBack) {
   const std::string text =
-      "click \"Attack\"\nkey ctrl+z\ndrag-base Hex 30 40\nwait 2\nselect-die \"blue:d8\"\n";
+      "click \"Attack\"\nkey ctrl+z\ndrag-base Hex 30 40\nwait 2\nselect-die \"blue:d8\"\n"
+      "drag \"move end Razor\" 21.5 17\n";
   for (const auto& a : parse_ui_script(text, "t.ui")) {
     const auto again = parse_ui_script(describe(a), "again.ui");
     ASSERT_EQ(again.size(), 1U) << describe(a);
@@ -95,6 +103,7 @@ TEST(UiScript, MistakesNameTheFileLineAndWhatWasExpected) {
       {"key hyper+a\n", 1, "key"},
       {"key f13\n", 1, "key"},
       {"drag-base Hex 30\n", 1, "drag-base"},
+      {"drag \"move end Razor\" 21.5\n", 1, "drag"},
       {"click-table a 3\n", 1, "click-table"},
       {"# ok\npress \"Attack\"\n", 2, "action"},
       {"sleep -5\n", 1, "sleep"},
