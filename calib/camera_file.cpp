@@ -240,6 +240,25 @@ CameraFile parse_camera_text(const std::string& text, const std::string& path) {
   };
   auto read_mat = [&](const cv::FileNode& n, const std::string& key) {
     cv::Mat m;
+    // The declared shape is checked before OpenCV allocates it: `cols: 3000000000` must be a
+    // located error, not a 50 GB allocation (found by fuzz_calib_files under AddressSanitizer).
+    if (n.isMap()) {
+      const cv::FileNode rows = n["rows"];
+      const cv::FileNode cols = n["cols"];
+      const cv::FileNode data = n["data"];
+      if (!rows.isInt() || !cols.isInt() || !data.isSeq()) fail(key, "an !!opencv-matrix");
+      const auto r = static_cast<long long>(static_cast<int>(rows));
+      const auto c = static_cast<long long>(static_cast<int>(cols));
+      // "dt: 3d" is three channels a cell; "dt: d" one.
+      const std::string dt = n["dt"].isString() ? n["dt"].string() : std::string();
+      const long long channels = !dt.empty() && dt[0] >= '1' && dt[0] <= '4' ? dt[0] - '0' : 1;
+      if (r < 1 || c < 1 || r > 1000000 || c > 1000000 ||
+          static_cast<std::size_t>(r * c * channels) != data.size()) {
+        fail(key, fmt::format("an !!opencv-matrix whose rows x cols ({} x {}) match the {} values "
+                              "of its data",
+                              r, c, data.size()));
+      }
+    }
     try {
       n >> m;
     } catch (const cv::Exception&) {

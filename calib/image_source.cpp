@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <tuple>
 
+#include "calib/videoio.hpp"
 #include "common/error.hpp"
 
 namespace duels::calib {
@@ -131,7 +132,7 @@ FrameSource FrameSource::video(const std::string& path) {
   if (!fs::is_regular_file(path, ec)) throw DataException({path, 0, "--video", "a video file"});
   FrameSource s;
   s.name_ = path;
-  if (!s.impl_->capture.open(path) || !s.impl_->capture.isOpened()) {
+  if (!open_media_capture(s.impl_->capture, path)) {
     throw DataException({path, 0, "--video", "a video OpenCV can decode"});
   }
   return s;
@@ -145,7 +146,7 @@ FrameSource FrameSource::camera(int index) {
   }
   FrameSource s;
   s.name_ = fmt::format("camera {}", index);
-  if (!s.impl_->capture.open(index) || !s.impl_->capture.isOpened()) {
+  if (!open_camera_capture(s.impl_->capture, index)) {
     throw DataException({s.name_, 0, "--camera", "a connected camera (it could not be opened)"});
   }
   return s;

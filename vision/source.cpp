@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "calib/videoio.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 
@@ -100,7 +101,7 @@ class VideoSource final : public Source {
     if (!fs::is_regular_file(path_, ec)) {
       throw DataException({path_, 0, "--source", "a video file (no such file)"});
     }
-    if (!capture_.open(path_) || !capture_.isOpened()) {
+    if (!calib::open_media_capture(capture_, path_)) {
       throw DataException({path_, 0, "--source", "a video OpenCV can decode"});
     }
     const double fps = capture_.get(cv::CAP_PROP_FPS);
@@ -128,7 +129,7 @@ class VideoSource final : public Source {
       position_ = 0;
       ++stats_.loops;
       capture_.release();
-      if (!capture_.open(path_)) return ReadStatus::kEnd;
+      if (!calib::open_media_capture(capture_, path_)) return ReadStatus::kEnd;
     }
     return ReadStatus::kEnd;
   }
@@ -236,13 +237,14 @@ class GeneratorSource final : public Source {
 
 std::unique_ptr<Source> open_camera(int index, const SourceOptions& options) {
   return std::make_unique<LiveSource>(
-      fmt::format("camera {}", index), [index](cv::VideoCapture& c) { return c.open(index); },
-      options);
+      fmt::format("camera {}", index),
+      [index](cv::VideoCapture& c) { return calib::open_camera_capture(c, index); }, options);
 }
 
 std::unique_ptr<Source> open_stream(const std::string& url, const SourceOptions& options) {
   return std::make_unique<LiveSource>(
-      "stream " + url, [url](cv::VideoCapture& c) { return c.open(url); }, options);
+      "stream " + url, [url](cv::VideoCapture& c) { return calib::open_media_capture(c, url); },
+      options);
 }
 
 std::unique_ptr<Source> open_video(const std::string& path, const SourceOptions& options) {

@@ -222,5 +222,38 @@ TEST(CameraFile, OutOfRangeTableAndDuplicateKeysAreRefused) {
   }
 }
 
+// Found by fuzz_calib_files under AddressSanitizer: a matrix declaring 3 x 3,000,000,000 cells
+// made OpenCV try to allocate 50 GB before reading its 9 values. The shape is now checked
+// against the values first, and the error names the key and its line.
+TEST(CameraFile, AMatrixLargerThanItsDataIsRefusedBeforeAllocating) {
+  const std::string good = R"(%YAML:1.0
+---
+image_width: 640
+image_height: 480
+camera_matrix: !!opencv-matrix
+   rows: 3
+   cols: 3
+   dt: d
+   data: [ 5.3658e+02, 0., 3.4264e+02, 0., 5.3629e+02, 2.3552e+02, 0., 0., 1. ]
+distortion_coefficients: !!opencv-matrix
+   rows: 5
+   cols: 1
+   dt: d
+   data: [ -2.6509e-01, -4.6665e-02, 1.8302e-03, -3.1497e-04, 2.5290e-01 ]
+)";
+  EXPECT_NEAR(parse_camera_file(good, "cam.yml").intrinsics.fx(), 536.58, 1e-9);
+  for (const char* cols : {"3000000000", "2147483647", "4", "0", "-3"}) {
+    std::string bad = good;
+    bad.replace(bad.find("cols: 3"), 7, std::string("cols: ") + cols);
+    try {
+      (void)parse_camera_file(bad, "cam.yml");
+      ADD_FAILURE() << cols << " accepted";
+    } catch (const DataException& e) {
+      EXPECT_EQ(e.error().field, "camera_matrix") << e.what();
+      EXPECT_EQ(e.error().line, 5) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace duels::calib
