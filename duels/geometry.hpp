@@ -180,6 +180,7 @@ struct MoveObstacles {
   Obstacles terrain;         ///< never crossed, never ended on
   Obstacles opposing_bases;  ///< gone around (never crossed), never ended on
   Obstacles friendly_bases;  ///< may be passed through, never ended on
+  friend bool operator==(const MoveObstacles&, const MoveObstacles&) = default;
 };
 
 /// One piece of a movement path of the base's centre: a straight run, or an arc around a
