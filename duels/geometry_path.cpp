@@ -113,7 +113,10 @@ struct MoveGraph {
   std::vector<GrownCircle> end_circles;  // block end positions: also friendly bases
   std::vector<Ring> rings;
   std::vector<Node> nodes;
-  std::vector<std::vector<Edge>> adj;
+  // Edges as added (from, edge); dijkstra() gathers them per node in the same order.
+  std::vector<std::pair<int, Edge>> edges;
+  std::vector<int> adj_start;  // node u's edges are adj_edges[adj_start[u] .. adj_start[u + 1])
+  std::vector<Edge> adj_edges;
   std::vector<double> dist;
   std::vector<int> parent;
   std::vector<Edge> parent_edge;
@@ -250,39 +253,48 @@ struct MoveGraph {
   }
 
   int add_node(Vec2 p, int ring) {
+    if (ring < 0) return add_node(p, ring, 0, 0);
+    const Ring& rg = rings[static_cast<std::size_t>(ring)];
+    const double angle = geom::angle_of(p - rg.c);
+    return add_node(p, ring, angle, rg.comp_of(angle));
+  }
+  // The same with the angle on the ring and its free piece already worked out.
+  int add_node(Vec2 p, int ring, double angle, int comp) {
     Node n;
     n.p = p;
     n.ring = ring;
     if (ring >= 0) {
-      const Ring& rg = rings[static_cast<std::size_t>(ring)];
-      n.angle = geom::angle_of(p - rg.c);
-      n.comp = rg.comp_of(n.angle);
+      n.angle = angle;
+      n.comp = comp;
     }
     nodes.push_back(n);
-    adj.emplace_back();
     return static_cast<int>(nodes.size()) - 1;
   }
 
   void add_line(int a, int b) {
     const double w =
         norm(nodes[static_cast<std::size_t>(b)].p - nodes[static_cast<std::size_t>(a)].p);
-    adj[static_cast<std::size_t>(a)].push_back({b, w, -1, 0});
-    adj[static_cast<std::size_t>(b)].push_back({a, w, -1, 0});
+    edges.push_back({a, {b, w, -1, 0}});
+    edges.push_back({b, {a, w, -1, 0}});
   }
 
   // A tangent run between two points on rings (or the start) when it is clear.
   void try_run(Vec2 p, int ring_p, Vec2 q, int ring_q, int node_p) {
-    if (ring_p >= 0 && rings[static_cast<std::size_t>(ring_p)].comp_of(
-                           geom::angle_of(p - rings[static_cast<std::size_t>(ring_p)].c)) < 0) {
-      return;
+    double angle_p = 0;
+    int comp_p = 0;
+    if (ring_p >= 0) {
+      const Ring& rp = rings[static_cast<std::size_t>(ring_p)];
+      angle_p = geom::angle_of(p - rp.c);
+      comp_p = rp.comp_of(angle_p);
+      if (comp_p < 0) return;
     }
-    if (rings[static_cast<std::size_t>(ring_q)].comp_of(
-            geom::angle_of(q - rings[static_cast<std::size_t>(ring_q)].c)) < 0) {
-      return;
-    }
+    const Ring& rq = rings[static_cast<std::size_t>(ring_q)];
+    const double angle_q = geom::angle_of(q - rq.c);
+    const int comp_q = rq.comp_of(angle_q);
+    if (comp_q < 0) return;
     if (!seg_free(p, q)) return;
-    const int a = node_p >= 0 ? node_p : add_node(p, ring_p);
-    const int b = add_node(q, ring_q);
+    const int a = node_p >= 0 ? node_p : add_node(p, ring_p, angle_p, comp_p);
+    const int b = add_node(q, ring_q, angle_q, comp_q);
     add_line(a, b);
   }
 
@@ -437,8 +449,8 @@ struct MoveGraph {
           sweep = py - px;
         }
         const double w = rg.rho * sweep;
-        adj[static_cast<std::size_t>(x.node)].push_back({y.node, w, static_cast<int>(ri), sweep});
-        adj[static_cast<std::size_t>(y.node)].push_back({x.node, w, static_cast<int>(ri), -sweep});
+        edges.push_back({x.node, {y.node, w, static_cast<int>(ri), sweep}});
+        edges.push_back({y.node, {x.node, w, static_cast<int>(ri), -sweep}});
       }
     }
     dijkstra();
@@ -450,7 +462,22 @@ struct MoveGraph {
     }
   }
 
+  // Gathers the edges per node (a counting sort that keeps the order they were added in).
+  void gather_edges() {
+    const std::size_t n = nodes.size();
+    adj_start.assign(n + 1, 0);
+    for (const auto& [from, e] : edges)
+      ++adj_start[static_cast<std::size_t>(from) + 1];
+    for (std::size_t i = 0; i < n; ++i)
+      adj_start[i + 1] += adj_start[i];
+    adj_edges.resize(edges.size());
+    std::vector<int> fill(adj_start.begin(), adj_start.end() - 1);
+    for (const auto& [from, e] : edges)
+      adj_edges[static_cast<std::size_t>(fill[static_cast<std::size_t>(from)]++)] = e;
+  }
+
   void dijkstra() {
+    gather_edges();
     const std::size_t n = nodes.size();
     dist.assign(n, kInf);
     parent.assign(n, -1);
@@ -463,7 +490,10 @@ struct MoveGraph {
       const auto [d, u] = queue.top();
       queue.pop();
       if (d > dist[static_cast<std::size_t>(u)]) continue;
-      for (const Edge& e : adj[static_cast<std::size_t>(u)]) {
+      const auto first = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u)]);
+      const auto last = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u) + 1]);
+      for (std::size_t k = first; k < last; ++k) {
+        const Edge& e = adj_edges[k];
         const double nd = d + e.w;
         if (nd < dist[static_cast<std::size_t>(e.to)]) {
           dist[static_cast<std::size_t>(e.to)] = nd;
