@@ -85,7 +85,7 @@ void add_sim(CLI::App& root) {
                 << "\n";
       return;
     }
-    std::cout << fmt::format("{} matches on the {}, seed {} ({:.2f} s)\n", r.games, table, o->seed,
+    std::cout << fmt::format("{} matches, seed {} ({}, {:.2f} s)\n", r.games, o->seed, table,
                              seconds);
     std::cout << fmt::format(
         "  A {:<40} wins {:5.1f}%  (95%: {:.1f}–{:.1f}%)  {:.2f} clicks dealt per round\n", o->a,

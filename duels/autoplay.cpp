@@ -1,6 +1,7 @@
 #include "duels/autoplay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <tuple>
@@ -197,21 +198,43 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   const Disc disc = base_disc(f);
   const Disc goal_disc = base_disc(fig(s, target));
   const MoveField field = move_field_of(s, me);
-  // The reachable spot next to the target with the shortest way there.
+  // The reachable spot next to the target with the shortest way there (the first of the 24 on
+  // a tie). Spots reached in a straight line come first: their distance is the straight one
+  // and needs no path graph; a spot behind something is then worked out only when its straight
+  // distance (a lower bound on any way there) could still match the best.
   const double ring = goal_disc.radius_in + disc.radius_in + 0.5;
-  std::optional<Vec2> goal;
-  double goal_len = std::numeric_limits<double>::infinity();
-  int hint = -1;
+  std::array<Vec2, 24> spots{};
+  std::array<bool, 24> legal{};
+  std::array<bool, 24> straight{};
   for (int k = 0; k < 24; ++k) {
     const double a = 2 * std::numbers::pi * k / 24;
-    const Vec2 p = goal_disc.centre + Vec2{std::cos(a), std::sin(a)} * ring;
-    if (!field.legal_end(p)) continue;
-    // Only a shorter way matters: capped at the best so far (the same length when below it).
-    const double len = field.distance_below(p, goal_len, &hint);
-    if (len < goal_len) {
+    spots[static_cast<std::size_t>(k)] = goal_disc.centre + Vec2{std::cos(a), std::sin(a)} * ring;
+    legal[static_cast<std::size_t>(k)] = field.legal_end(spots[static_cast<std::size_t>(k)]);
+    straight[static_cast<std::size_t>(k)] =
+        legal[static_cast<std::size_t>(k)] &&
+        field.straight_run_clear(spots[static_cast<std::size_t>(k)]);
+  }
+  std::optional<Vec2> goal;
+  int goal_k = -1;
+  double goal_len = std::numeric_limits<double>::infinity();
+  auto offer = [&](int k, double len) {
+    if (len < goal_len || (len == goal_len && k < goal_k)) {
       goal_len = len;
-      goal = p;
+      goal_k = k;
+      goal = spots[static_cast<std::size_t>(k)];
     }
+  };
+  for (int k = 0; k < 24; ++k) {
+    if (straight[static_cast<std::size_t>(k)])
+      offer(k, field.distance_to(spots[static_cast<std::size_t>(k)]));
+  }
+  int hint = -1;
+  for (int k = 0; k < 24; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    if (!legal[i] || straight[i]) continue;
+    if (norm(spots[i] - disc.centre) > goal_len) continue;  // no way round is shorter
+    // Capped just above the best so far: a tie with an earlier spot is still seen.
+    offer(k, field.distance_below(spots[i], std::nextafter(goal_len, INFINITY), &hint));
   }
   const Point here = *f.position;
   if (!goal) return Move{me, {}, std::nullopt, here};  // boxed in: stay

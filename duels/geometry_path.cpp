@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <numbers>
 #include <queue>
 
@@ -350,7 +351,19 @@ struct MoveGraph {
       parent_edge.assign(1, {});
       return;
     }
+  }
 
+  // The visibility graph, built the first time a query needs it: a point reached by a clear
+  // straight run from the start needs none (nothing is shorter than the straight run).
+  mutable std::once_flag graph_once;
+  void ensure_graph() const {
+    // The object is never const itself (MoveField makes it), only seen through const.
+    std::call_once(graph_once, [this] { const_cast<MoveGraph*>(this)->build_graph(); });
+  }
+
+  void build_graph() {
+    const Vec2 s = mover.centre;
+    auto near = [&](double d) { return d <= max_len; };
     // Rings: grown circles and the convex corners of polygons, if a move could reach them.
     for (std::size_t k = 0; k < circles.size(); ++k) {
       Ring rg;
@@ -531,12 +544,19 @@ struct MoveGraph {
     }
     const Vec2 s = mover.centre;
     const double direct = norm(x - s);
-    if (direct < best.length && seg_free(s, x)) {
-      best.length = direct;
-      best.ring = -1;
-      best.node = 0;
-      best.touch = s;
+    if (seg_free(s, x)) {
+      // A clear straight run is the shortest path there is: no way round can beat it.
+      if (direct < best.length) {
+        best.length = direct;
+        best.ring = -1;
+        best.node = 0;
+        best.touch = s;
+      } else {
+        best.length = kInf;
+      }
+      return best;
     }
+    ensure_graph();
     const int first = hint != nullptr ? *hint : -1;
     if (first >= 0 && static_cast<std::size_t>(first) < rings.size()) {
       try_ring(static_cast<std::size_t>(first), x, best);
@@ -666,6 +686,10 @@ MoveField::MoveField(const Disc& mover, const MoveObstacles& world, double max_l
   g->rect_hi = {world.table.width_in - mover.radius_in, world.table.depth_in - mover.radius_in};
   g->build(world);
   graph_ = std::move(g);
+}
+
+bool MoveField::straight_run_clear(Vec2 centre) const {
+  return graph_->start_problem.empty() && graph_->seg_free(graph_->mover.centre, centre);
 }
 
 double MoveField::distance_to(Vec2 centre) const {
