@@ -1,9 +1,11 @@
 #pragma once
 /// @file A built-in opponent: picks a legal, sensible command for whoever must act next.
 ///
-/// It rolls with a seeded roller, so a match it plays is the same for the same seed. It plays
-/// on an open table (no terrain): ranges are centre distance minus the two radii and the line of
-/// fire is clear unless another base stands across it. Attack choices use the exact odds.
+/// It rolls with a seeded roller, so a match it plays is the same for the same seed. On a
+/// measured table it puts the catalogue's terrain down, places its figures at legal spots,
+/// attacks what it has a line of fire to (measured from the positions, as the engine measures)
+/// and closes in along the shortest legal path round terrain and opposing bases. Attack choices
+/// use the exact odds. `duels sim` (sim.hpp) is this opponent playing both sides.
 
 #include <array>
 #include <cstdint>
