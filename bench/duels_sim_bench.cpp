@@ -1,24 +1,32 @@
-// The matchup simulator (duels/sim.cpp) beside the baseline it replaces: whole matches through
-// the rules engine with the built-in opponent (duels/autoplay.cpp). Both play seeded 1-vs-1
-// matches of sample loadouts; the counters give matches per second, and the simulator's
-// `ratio_vs_engine` is its rate over the engine's, measured in the same run.
-// The goal: ≥ 20,000 simulated matches per second on one core.
+// The matchup simulator (`duels sim`, duels/sim.cpp: whole engine matches played by the built-in
+// opponent) beside its baseline, the one-dimensional model it replaced (duels/sim_line.cpp), in
+// the same run. Both play seeded 1-vs-1 matches of the same sample loadouts with warm odds
+// caches; the counters give matches per CPU second of one core (the machine may be shared), and
+// `ratio_vs_line_model` is the engine simulator's rate over the model's, both timed in CPU
+// seconds in the same run.
+// The goal: ≥ 10,000 engine matches per second on the demo table with terrain.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
+#include <ctime>
 #include <string>
 
 #include "duels/assets.hpp"
-#include "duels/autoplay.hpp"
+#include "duels/scene.hpp"
 #include "duels/sim.hpp"
+#include "duels/sim_line.hpp"
+#include "duels/table_rules.hpp"
 
 namespace {
 
-duels::SimSide side(const duels::AssetLibrary& lib, const char* figure,
-                    std::initializer_list<const char*> gear) {
-  duels::SimSide s{*lib.find_figure(figure), {}};
+const duels::AssetLibrary& lib() {
+  static const duels::AssetLibrary l = duels::load_asset_library(DUELS_ASSETS_DIR);
+  return l;
+}
+
+duels::SimSide side(const char* figure, std::initializer_list<const char*> gear) {
+  duels::SimSide s{*lib().find_figure(figure), {}};
   for (const char* g : gear)
-    s.gear.push_back(*lib.find_gear(g));
+    s.gear.push_back(*lib().find_gear(g));
   return s;
 }
 
@@ -27,54 +35,77 @@ struct Matchup {
 };
 
 Matchup matchup() {
-  static const duels::AssetLibrary lib = duels::load_asset_library(DUELS_ASSETS_DIR);
-  return {side(lib, "Razor", {"armored-jacket", "smartgun-link", "stim-patch"}),
-          side(lib, "Hex", {"power-focus", "spirit-ward", "stim-patch"})};
+  return {side("Razor", {"armored-jacket", "smartgun-link", "stim-patch"}),
+          side("Hex", {"power-focus", "spirit-ward", "stim-patch"})};
 }
 
-double engine_matches_per_second(const Matchup& m, int games) {
-  duels::MatchSetup setup;
-  setup.teams.push_back({"A", {{m.a.figure, m.a.gear, std::nullopt}}});
-  setup.teams.push_back({"B", {{m.b.figure, m.b.gear, std::nullopt}}});
-  auto cache = std::make_shared<duels::OddsCache>();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int g = 0; g < games; ++g) {
-    duels::GameState s = *duels::new_game(setup);
-    duels::AutoPlayer ai(static_cast<std::uint64_t>(g) + 1, cache);
-    while (auto c = ai.next(s))
-      benchmark::DoNotOptimize(duels::apply(s, *c));
-  }
-  return games / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+duels::TableState demo_table() {
+  return duels::table_from_scene(
+      duels::load_scene_file(std::string(DUELS_ASSETS_DIR) + "/scenes/demo_table.yaml",
+                             [](std::string_view n) { return lib().find_figure(n); }));
 }
 
-void BM_SimMatches(benchmark::State& state) {
+// CPU seconds of this thread: the machine may be shared, and the goal is per core.
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// The baseline's rate with a warm cache, timed in the same process.
+double line_model_matches_per_second(const Matchup& m) {
+  auto cache = duels::make_line_model_cache();
+  (void)duels::simulate_line_model(m.a, m.b, 2000, 99, 100, cache);
+  const int games = 20000;
+  const double t0 = cpu_seconds();
+  benchmark::DoNotOptimize(duels::simulate_line_model(m.a, m.b, games, 7, 100, cache));
+  return games / (cpu_seconds() - t0);
+}
+
+void engine_sim(benchmark::State& state, duels::TableState table) {
   const Matchup m = matchup();
-  auto cache = duels::make_sim_cache();
-  (void)duels::simulate(m.a, m.b, 2000, 99, 100, cache);  // work out the odds table once
+  duels::SimOptions options;
+  options.table = std::move(table);
+  options.odds = std::make_shared<duels::OddsCache>();
+  (void)duels::simulate(m.a, m.b, 300, 99, options);  // the odds of most situations, once
+  const int batch = 50;
+  std::uint64_t seed = 1;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(duels::simulate(m.a, m.b, batch, seed++, options));
+  state.counters["matches_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * batch, benchmark::Counter::kIsRate);
+  const double t0 = cpu_seconds();
+  const int games = 300;
+  benchmark::DoNotOptimize(duels::simulate(m.a, m.b, games, 12345, options));
+  const double engine = games / (cpu_seconds() - t0);
+  const double line = line_model_matches_per_second(m);
+  state.counters["line_model_matches_per_s"] = line;
+  state.counters["ratio_vs_line_model"] = engine / line;
+}
+
+void BM_SimEngineDemoTable(benchmark::State& state) {
+  engine_sim(state, demo_table());
+}
+BENCHMARK(BM_SimEngineDemoTable)->Unit(benchmark::kMillisecond);
+
+void BM_SimEngineBareTable(benchmark::State& state) {
+  engine_sim(state, duels::TableState{});
+}
+BENCHMARK(BM_SimEngineBareTable)->Unit(benchmark::kMillisecond);
+
+// The baseline on its own, for its time per batch.
+void BM_SimLineModel(benchmark::State& state) {
+  const Matchup m = matchup();
+  auto cache = duels::make_line_model_cache();
+  (void)duels::simulate_line_model(m.a, m.b, 2000, 99, 100, cache);
   const int batch = 1000;
   std::uint64_t seed = 1;
   for (auto _ : state)
-    benchmark::DoNotOptimize(duels::simulate(m.a, m.b, batch, seed++, 100, cache));
+    benchmark::DoNotOptimize(duels::simulate_line_model(m.a, m.b, batch, seed++, 100, cache));
   state.counters["matches_per_s"] = benchmark::Counter(
       static_cast<double>(state.iterations()) * batch, benchmark::Counter::kIsRate);
-  const double engine = engine_matches_per_second(m, 200);
-  state.counters["engine_matches_per_s"] = engine;
-  const auto t0 = std::chrono::steady_clock::now();
-  (void)duels::simulate(m.a, m.b, 20000, 7, 100, cache);
-  const double sim =
-      20000 / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  state.counters["ratio_vs_engine"] = sim / engine;
 }
-BENCHMARK(BM_SimMatches)->Unit(benchmark::kMillisecond);
-
-void BM_SimColdStart(benchmark::State& state) {
-  const Matchup m = matchup();
-  for (auto _ : state)
-    benchmark::DoNotOptimize(duels::simulate(m.a, m.b, 20000, 3));
-  state.counters["matches_per_s"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * 20000, benchmark::Counter::kIsRate);
-}
-BENCHMARK(BM_SimColdStart)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_SimLineModel)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

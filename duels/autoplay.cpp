@@ -1,6 +1,7 @@
 #include "duels/autoplay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <tuple>
@@ -196,20 +197,44 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   const auto& f = fig(s, me);
   const Disc disc = base_disc(f);
   const Disc goal_disc = base_disc(fig(s, target));
-  const MoveField field(disc, move_obstacles_of(s, me));
-  // The reachable spot next to the target with the shortest way there.
+  const MoveField field = move_field_of(s, me);
+  // The reachable spot next to the target with the shortest way there (the first of the 24 on
+  // a tie). Spots reached in a straight line come first: their distance is the straight one
+  // and needs no path graph; a spot behind something is then worked out only when its straight
+  // distance (a lower bound on any way there) could still match the best.
   const double ring = goal_disc.radius_in + disc.radius_in + 0.5;
-  std::optional<Vec2> goal;
-  double goal_len = std::numeric_limits<double>::infinity();
+  std::array<Vec2, 24> spots{};
+  std::array<bool, 24> legal{};
+  std::array<bool, 24> straight{};
   for (int k = 0; k < 24; ++k) {
     const double a = 2 * std::numbers::pi * k / 24;
-    const Vec2 p = goal_disc.centre + Vec2{std::cos(a), std::sin(a)} * ring;
-    if (!field.legal_end(p)) continue;
-    const double len = field.distance_to(p);
-    if (len < goal_len) {
+    spots[static_cast<std::size_t>(k)] = goal_disc.centre + Vec2{std::cos(a), std::sin(a)} * ring;
+    legal[static_cast<std::size_t>(k)] = field.legal_end(spots[static_cast<std::size_t>(k)]);
+    straight[static_cast<std::size_t>(k)] =
+        legal[static_cast<std::size_t>(k)] &&
+        field.straight_run_clear(spots[static_cast<std::size_t>(k)]);
+  }
+  std::optional<Vec2> goal;
+  int goal_k = -1;
+  double goal_len = std::numeric_limits<double>::infinity();
+  auto offer = [&](int k, double len) {
+    if (len < goal_len || (len == goal_len && k < goal_k)) {
       goal_len = len;
-      goal = p;
+      goal_k = k;
+      goal = spots[static_cast<std::size_t>(k)];
     }
+  };
+  for (int k = 0; k < 24; ++k) {
+    if (straight[static_cast<std::size_t>(k)])
+      offer(k, field.distance_to(spots[static_cast<std::size_t>(k)]));
+  }
+  int hint = -1;
+  for (int k = 0; k < 24; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    if (!legal[i] || straight[i]) continue;
+    if (norm(spots[i] - disc.centre) > goal_len) continue;  // no way round is shorter
+    // Capped just above the best so far: a tie with an earlier spot is still seen.
+    offer(k, field.distance_below(spots[i], std::nextafter(goal_len, INFINITY), &hint));
   }
   const Point here = *f.position;
   if (!goal) return Move{me, {}, std::nullopt, here};  // boxed in: stay
@@ -255,31 +280,61 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
 
 }  // namespace
 
-double OddsCache::expected_clicks(const OddsQuery& q) {
-  // Key: the numbers and the dice as sorted notation (the order of dice does not change odds).
-  auto sorted = [](std::vector<dice::Die> v) {
-    std::sort(v.begin(), v.end(), [](const dice::Die& a, const dice::Die& b) {
-      return std::tie(a.colour, a.sides, a.ace) < std::tie(b.colour, b.sides, b.ace);
-    });
-    std::string k;
-    for (const auto& d : v) {
-      k += static_cast<char>('a' + static_cast<int>(d.colour));
-      k += static_cast<char>('a' + d.sides);
-      k += d.ace ? '!' : '.';
-    }
-    return k;
+std::size_t OddsCache::KeyHash::operator()(const Key& k) const {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (std::uint16_t x : k.v) {
+    h ^= x;
+    h *= 1099511628211ULL;
+  }
+  return static_cast<std::size_t>(h ^ (h >> 29U));
+}
+
+namespace {
+
+// Packs a query into a key; false when it does not fit (then the odds are not cached).
+bool pack_query(const OddsQuery& q, OddsCache::Key& key) {
+  auto& v = key.v;
+  std::size_t n = 0;
+  auto put = [&](long long x) {
+    if (n >= v.size() || x < 0 || x > 0xFFFF) return false;
+    v[n++] = static_cast<std::uint16_t>(x);
+    return true;
   };
-  std::vector<dice::Colour> shields = q.shields;
-  std::sort(shields.begin(), shields.end());
-  std::string key = std::to_string(q.weapon) + "/" + std::to_string(q.body) + "/" +
-                    sorted(q.attack) + "/" + sorted(q.dodge) + "/";
-  for (auto c : shields)
-    key += static_cast<char>('a' + static_cast<int>(c));
+  auto put_dice = [&](const std::vector<dice::Die>& d) {
+    if (!put(static_cast<long long>(d.size()))) return false;
+    const std::size_t from = n;
+    for (const auto& die : d) {
+      if (die.sides < 0 || die.sides > 1000) return false;
+      if (!put(static_cast<long long>(static_cast<int>(die.colour)) * 2048 + die.sides * 2 +
+               (die.ace ? 1 : 0)))
+        return false;
+    }
+    std::sort(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(n));
+    return true;
+  };
+  constexpr long long kOffset = 0x8000;
+  if (!put(q.weapon + kOffset) || !put(q.body + kOffset)) return false;
+  if (!put_dice(q.attack) || !put_dice(q.dodge)) return false;
+  std::array<int, dice::kColourCount> shields{};
+  for (auto c : q.shields)
+    ++shields[static_cast<std::size_t>(c)];
+  for (int c : shields)
+    if (!put(c)) return false;
+  if (!put(static_cast<long long>(q.bonus.size()))) return false;
   for (const auto& [c, b] : q.bonus)
-    key += "/" + std::to_string(static_cast<int>(c)) + ":" + std::to_string(b);
+    if (!put(static_cast<int>(c)) || !put(b + kOffset)) return false;
+  return true;
+}
+
+}  // namespace
+
+double OddsCache::expected_clicks(const OddsQuery& q) {
+  // The order of dice and shields does not change the odds, so the key holds them sorted.
+  Key key;
+  if (!pack_query(q, key)) return attack_odds(q).expected_clicks();
   if (auto it = map_.find(key); it != map_.end()) return it->second;
   const double e = attack_odds(q).expected_clicks();
-  map_.emplace(std::move(key), e);
+  map_.emplace(key, e);
   return e;
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 /// @file A built-in opponent: picks a legal, sensible command for whoever must act next.
 ///
-/// It rolls with a seeded roller, so a match it plays is the same for the same seed. It plays
-/// on an open table (no terrain): ranges are centre distance minus the two radii and the line of
-/// fire is clear unless another base stands across it. Attack choices use the exact odds.
+/// It rolls with a seeded roller, so a match it plays is the same for the same seed. On a
+/// measured table it puts the catalogue's terrain down, places its figures at legal spots,
+/// attacks what it has a line of fire to (measured from the positions, as the engine measures)
+/// and closes in along the shortest legal path round terrain and opposing bases. Attack choices
+/// use the exact odds. `duels sim` (sim.hpp) is this opponent playing both sides.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,8 +28,18 @@ class OddsCache {
   double expected_clicks(const struct OddsQuery& q);
   [[nodiscard]] std::size_t size() const { return map_.size(); }
 
+  /// A query packed into numbers (what the odds depend on: dial values, the dice as a sorted
+  /// multiset, shields per colour, bonus per colour); built without allocating.
+  struct Key {
+    std::array<std::uint16_t, 40> v{};
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
+
  private:
-  std::unordered_map<std::string, double> map_;
+  std::unordered_map<Key, double, KeyHash> map_;
 };
 
 /// The opponent. One instance plays every side.

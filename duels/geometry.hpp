@@ -180,6 +180,7 @@ struct MoveObstacles {
   Obstacles terrain;         ///< never crossed, never ended on
   Obstacles opposing_bases;  ///< gone around (never crossed), never ended on
   Obstacles friendly_bases;  ///< may be passed through, never ended on
+  friend bool operator==(const MoveObstacles&, const MoveObstacles&) = default;
 };
 
 /// One piece of a movement path of the base's centre: a straight run, or an arc around a
@@ -219,7 +220,8 @@ struct MoveGraph;
 
 /// Shortest-path distances for one base from its current position, for many queries. Builds
 /// the exact visibility graph of the base's centre among obstacles grown by its radius (tangent
-/// segments and arcs) once, then answers each query in about a microsecond.
+/// segments and arcs) once, then answers each query in about a microsecond. The graph is built
+/// at the first query a clear straight run does not answer.
 class MoveField {
  public:
   /// `max_length_in` lets the field ignore everything farther away than any move could reach;
@@ -234,6 +236,9 @@ class MoveField {
   /// `hint`, when given, carries the route of the previous query to the next (queries at
   /// nearby points run faster in sequence); start it at -1.
   [[nodiscard]] double distance_below(Vec2 centre, double cap, int* hint = nullptr) const;
+  /// Whether the straight run from the start to `centre` is clear (it is then the shortest
+  /// path, found without building the graph; distance_to and path_to also take it so).
+  [[nodiscard]] bool straight_run_clear(Vec2 centre) const;
   /// The shortest path itself, including the end-position check.
   [[nodiscard]] PathResult path_to(Vec2 centre) const;
   /// Whether the base may end a move with its centre here.

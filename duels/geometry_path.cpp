@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <numbers>
 #include <queue>
 
@@ -113,7 +114,10 @@ struct MoveGraph {
   std::vector<GrownCircle> end_circles;  // block end positions: also friendly bases
   std::vector<Ring> rings;
   std::vector<Node> nodes;
-  std::vector<std::vector<Edge>> adj;
+  // Edges as added (from, edge); dijkstra() gathers them per node in the same order.
+  std::vector<std::pair<int, Edge>> edges;
+  std::vector<int> adj_start;  // node u's edges are adj_edges[adj_start[u] .. adj_start[u + 1])
+  std::vector<Edge> adj_edges;
   std::vector<double> dist;
   std::vector<int> parent;
   std::vector<Edge> parent_edge;
@@ -250,39 +254,48 @@ struct MoveGraph {
   }
 
   int add_node(Vec2 p, int ring) {
+    if (ring < 0) return add_node(p, ring, 0, 0);
+    const Ring& rg = rings[static_cast<std::size_t>(ring)];
+    const double angle = geom::angle_of(p - rg.c);
+    return add_node(p, ring, angle, rg.comp_of(angle));
+  }
+  // The same with the angle on the ring and its free piece already worked out.
+  int add_node(Vec2 p, int ring, double angle, int comp) {
     Node n;
     n.p = p;
     n.ring = ring;
     if (ring >= 0) {
-      const Ring& rg = rings[static_cast<std::size_t>(ring)];
-      n.angle = geom::angle_of(p - rg.c);
-      n.comp = rg.comp_of(n.angle);
+      n.angle = angle;
+      n.comp = comp;
     }
     nodes.push_back(n);
-    adj.emplace_back();
     return static_cast<int>(nodes.size()) - 1;
   }
 
   void add_line(int a, int b) {
     const double w =
         norm(nodes[static_cast<std::size_t>(b)].p - nodes[static_cast<std::size_t>(a)].p);
-    adj[static_cast<std::size_t>(a)].push_back({b, w, -1, 0});
-    adj[static_cast<std::size_t>(b)].push_back({a, w, -1, 0});
+    edges.push_back({a, {b, w, -1, 0}});
+    edges.push_back({b, {a, w, -1, 0}});
   }
 
   // A tangent run between two points on rings (or the start) when it is clear.
   void try_run(Vec2 p, int ring_p, Vec2 q, int ring_q, int node_p) {
-    if (ring_p >= 0 && rings[static_cast<std::size_t>(ring_p)].comp_of(
-                           geom::angle_of(p - rings[static_cast<std::size_t>(ring_p)].c)) < 0) {
-      return;
+    double angle_p = 0;
+    int comp_p = 0;
+    if (ring_p >= 0) {
+      const Ring& rp = rings[static_cast<std::size_t>(ring_p)];
+      angle_p = geom::angle_of(p - rp.c);
+      comp_p = rp.comp_of(angle_p);
+      if (comp_p < 0) return;
     }
-    if (rings[static_cast<std::size_t>(ring_q)].comp_of(
-            geom::angle_of(q - rings[static_cast<std::size_t>(ring_q)].c)) < 0) {
-      return;
-    }
+    const Ring& rq = rings[static_cast<std::size_t>(ring_q)];
+    const double angle_q = geom::angle_of(q - rq.c);
+    const int comp_q = rq.comp_of(angle_q);
+    if (comp_q < 0) return;
     if (!seg_free(p, q)) return;
-    const int a = node_p >= 0 ? node_p : add_node(p, ring_p);
-    const int b = add_node(q, ring_q);
+    const int a = node_p >= 0 ? node_p : add_node(p, ring_p, angle_p, comp_p);
+    const int b = add_node(q, ring_q, angle_q, comp_q);
     add_line(a, b);
   }
 
@@ -338,7 +351,19 @@ struct MoveGraph {
       parent_edge.assign(1, {});
       return;
     }
+  }
 
+  // The visibility graph, built the first time a query needs it: a point reached by a clear
+  // straight run from the start needs none (nothing is shorter than the straight run).
+  mutable std::once_flag graph_once;
+  void ensure_graph() const {
+    // The object is never const itself (MoveField makes it), only seen through const.
+    std::call_once(graph_once, [this] { const_cast<MoveGraph*>(this)->build_graph(); });
+  }
+
+  void build_graph() {
+    const Vec2 s = mover.centre;
+    auto near = [&](double d) { return d <= max_len; };
     // Rings: grown circles and the convex corners of polygons, if a move could reach them.
     for (std::size_t k = 0; k < circles.size(); ++k) {
       Ring rg;
@@ -437,8 +462,8 @@ struct MoveGraph {
           sweep = py - px;
         }
         const double w = rg.rho * sweep;
-        adj[static_cast<std::size_t>(x.node)].push_back({y.node, w, static_cast<int>(ri), sweep});
-        adj[static_cast<std::size_t>(y.node)].push_back({x.node, w, static_cast<int>(ri), -sweep});
+        edges.push_back({x.node, {y.node, w, static_cast<int>(ri), sweep}});
+        edges.push_back({y.node, {x.node, w, static_cast<int>(ri), -sweep}});
       }
     }
     dijkstra();
@@ -450,7 +475,22 @@ struct MoveGraph {
     }
   }
 
+  // Gathers the edges per node (a counting sort that keeps the order they were added in).
+  void gather_edges() {
+    const std::size_t n = nodes.size();
+    adj_start.assign(n + 1, 0);
+    for (const auto& [from, e] : edges)
+      ++adj_start[static_cast<std::size_t>(from) + 1];
+    for (std::size_t i = 0; i < n; ++i)
+      adj_start[i + 1] += adj_start[i];
+    adj_edges.resize(edges.size());
+    std::vector<int> fill(adj_start.begin(), adj_start.end() - 1);
+    for (const auto& [from, e] : edges)
+      adj_edges[static_cast<std::size_t>(fill[static_cast<std::size_t>(from)]++)] = e;
+  }
+
   void dijkstra() {
+    gather_edges();
     const std::size_t n = nodes.size();
     dist.assign(n, kInf);
     parent.assign(n, -1);
@@ -463,7 +503,10 @@ struct MoveGraph {
       const auto [d, u] = queue.top();
       queue.pop();
       if (d > dist[static_cast<std::size_t>(u)]) continue;
-      for (const Edge& e : adj[static_cast<std::size_t>(u)]) {
+      const auto first = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u)]);
+      const auto last = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u) + 1]);
+      for (std::size_t k = first; k < last; ++k) {
+        const Edge& e = adj_edges[k];
         const double nd = d + e.w;
         if (nd < dist[static_cast<std::size_t>(e.to)]) {
           dist[static_cast<std::size_t>(e.to)] = nd;
@@ -501,12 +544,19 @@ struct MoveGraph {
     }
     const Vec2 s = mover.centre;
     const double direct = norm(x - s);
-    if (direct < best.length && seg_free(s, x)) {
-      best.length = direct;
-      best.ring = -1;
-      best.node = 0;
-      best.touch = s;
+    if (seg_free(s, x)) {
+      // A clear straight run is the shortest path there is: no way round can beat it.
+      if (direct < best.length) {
+        best.length = direct;
+        best.ring = -1;
+        best.node = 0;
+        best.touch = s;
+      } else {
+        best.length = kInf;
+      }
+      return best;
     }
+    ensure_graph();
     const int first = hint != nullptr ? *hint : -1;
     if (first >= 0 && static_cast<std::size_t>(first) < rings.size()) {
       try_ring(static_cast<std::size_t>(first), x, best);
@@ -636,6 +686,10 @@ MoveField::MoveField(const Disc& mover, const MoveObstacles& world, double max_l
   g->rect_hi = {world.table.width_in - mover.radius_in, world.table.depth_in - mover.radius_in};
   g->build(world);
   graph_ = std::move(g);
+}
+
+bool MoveField::straight_run_clear(Vec2 centre) const {
+  return graph_->start_problem.empty() && graph_->seg_free(graph_->mover.centre, centre);
 }
 
 double MoveField::distance_to(Vec2 centre) const {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 
@@ -111,6 +112,30 @@ MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
   return w;
 }
 
+MoveField move_field_of(const GameState& s, FigureId mover) {
+  // Exact reuse: an entry serves only a mover disc and a world equal to the ones it was built
+  // for, so the answers are those of a fresh field.
+  struct Entry {
+    Disc disc;
+    MoveObstacles world;
+    std::optional<MoveField> field;
+  };
+  constexpr std::size_t kEntries = 4;
+  thread_local std::array<Entry, kEntries> cache;
+  thread_local std::size_t next = 0;
+  const Disc disc = base_disc(fig(s, mover));
+  MoveObstacles world = move_obstacles_of(s, mover);
+  for (const Entry& e : cache) {
+    if (e.field && e.disc == disc && e.world == world) return *e.field;
+  }
+  Entry& e = cache[next];
+  next = (next + 1) % kEntries;
+  e.field.emplace(disc, world);
+  e.disc = disc;
+  e.world = std::move(world);
+  return *e.field;
+}
+
 MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allowance_in) {
   MoveCheck out;
   const auto& f = fig(s, figure);
@@ -123,7 +148,7 @@ MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allow
   const Vec2 goal{to.x, to.y};
   out.straight_in = norm(goal - disc.centre);
   const MoveObstacles world = move_obstacles_of(s, figure);
-  const MoveField field(disc, world);
+  const MoveField field = move_field_of(s, figure);
   if (!field.start_problem().empty()) {
     out.reason = fmt::format("{} can't move: {}", name, field.start_problem());
     return out;

@@ -54,6 +54,12 @@ Measurement measure_from_positions(const GameState& s, FigureId attacker, Figure
 /// friendly bases (passed through, not ended on).
 MoveObstacles move_obstacles_of(const GameState& s, FigureId mover);
 
+/// The movement field of a placed figure in this state (the exact shortest-path graph among
+/// move_obstacles_of). The last few fields built on this thread are kept and handed out again
+/// while the mover and everything it must respect are the same, so the built-in opponent's
+/// choice of move and the engine's check of it build the visibility graph once.
+MoveField move_field_of(const GameState& s, FigureId mover);
+
 /// The verdict on a move to `to` within `allowance_in`.
 struct MoveCheck {
   bool ok = false;

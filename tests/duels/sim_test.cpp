@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "duels/assets.hpp"
-#include "duels/autoplay.hpp"
+#include "duels/scene.hpp"
+#include "duels/sim_line.hpp"
+#include "duels/table_rules.hpp"
 
 namespace duels {
 namespace {
@@ -20,6 +22,14 @@ SimSide side(const char* figure, std::initializer_list<const char*> gear) {
   return s;
 }
 
+SimOptions demo_table() {
+  SimOptions o;
+  o.table = table_from_scene(
+      load_scene_file(std::string(DUELS_SOURCE_DIR) + "/assets/scenes/demo_table.yaml",
+                      [](std::string_view n) { return lib().find_figure(n); }));
+  return o;
+}
+
 TEST(Sim, WilsonIntervalKnownValues) {
   const auto p = wilson(50, 100);
   EXPECT_NEAR(p.low, 0.4038, 1e-4);
@@ -29,55 +39,104 @@ TEST(Sim, WilsonIntervalKnownValues) {
   EXPECT_NEAR(z.high, 0.1611, 1e-4);
 }
 
-TEST(Sim, SameSeedSameResult) {
-  const auto a = simulate(side("Razor", {}), side("Hex", {}), 500, 9);
-  const auto b = simulate(side("Razor", {}), side("Hex", {}), 500, 9);
+TEST(Sim, SameSeedSameResultOnTheDemoTable) {
+  const auto o = demo_table();
+  const auto a = simulate(side("Razor", {}), side("Hex", {}), 40, 9, o);
+  const auto b = simulate(side("Razor", {}), side("Hex", {}), 40, 9, o);
   EXPECT_EQ(a.wins_a, b.wins_a);
+  EXPECT_EQ(a.draws, b.draws);
+  EXPECT_EQ(a.commands, b.commands);
   EXPECT_EQ(a.mean_rounds, b.mean_rounds);
-  const auto c = simulate(side("Razor", {}), side("Hex", {}), 500, 10);
-  EXPECT_NE(a.mean_rounds, c.mean_rounds);
+  EXPECT_EQ(a.damage_per_round_a, b.damage_per_round_a);
+  const auto c = simulate(side("Razor", {}), side("Hex", {}), 40, 10, o);
+  EXPECT_NE(a.commands, c.commands);
+  EXPECT_EQ(a.wins_a + a.wins_b + a.draws, 40);
 }
 
-TEST(Sim, MirrorMatchIsEven) {
-  const auto r =
-      simulate(side("Gridlock", {"cyberdeck"}), side("Gridlock", {"cyberdeck"}), 4000, 3);
-  EXPECT_EQ(r.wins_a + r.wins_b + r.draws, 4000);
-  EXPECT_LE(r.win_a.low, 0.5 - r.draws / 8000.0 + 0.001);
-  EXPECT_GE(r.win_a.high, 0.5 - r.draws / 8000.0 - 0.001);
+// A shared odds cache changes nothing but the time taken.
+TEST(Sim, SharedOddsCacheGivesTheSameMatches) {
+  auto o = demo_table();
+  const auto fresh = simulate(side("Gridlock", {"cyberdeck"}), side("Hex", {}), 20, 4, o);
+  o.odds = std::make_shared<OddsCache>();
+  (void)simulate(side("Gridlock", {"cyberdeck"}), side("Hex", {}), 20, 77, o);
+  const auto warm = simulate(side("Gridlock", {"cyberdeck"}), side("Hex", {}), 20, 4, o);
+  EXPECT_EQ(fresh.commands, warm.commands);
+  EXPECT_EQ(fresh.wins_a, warm.wins_a);
+  EXPECT_EQ(fresh.mean_rounds, warm.mean_rounds);
 }
 
-TEST(Sim, GearThatMattersShowsUp) {
-  // Razor's only bonus is yellow and its yellow die is short-ranged; an armour piece against the
-  // colours Hex attacks with should not hurt it, and extra dice should help.
-  const auto bare = simulate(side("Razor", {}), side("Hex", {}), 3000, 5);
-  const auto geared =
-      simulate(side("Razor", {"smartgun-link", "sniper-rifle"}), side("Hex", {}), 3000, 5);
-  EXPECT_GT(geared.win_a.low, bare.win_a.high) << bare.win_a.p << " vs " << geared.win_a.p;
+// Every match is a whole engine match on the table: terrain from the catalogue, moves and
+// attacks (the table property test re-checks them with the oracles through `observe`).
+TEST(Sim, PlaysWholeEngineMatchesOnTheTable) {
+  auto o = demo_table();
+  int terrain = 0, moves = 0, attacks = 0, rounds_seen = 0;
+  o.observe = [&](const GameState& s, const Command& c) {
+    terrain += std::holds_alternative<PlaceTerrain>(c) ? 1 : 0;
+    moves += std::holds_alternative<Move>(c) ? 1 : 0;
+    attacks += std::holds_alternative<DeclareAttack>(c) ? 1 : 0;
+    rounds_seen = std::max(rounds_seen, s.round);
+  };
+  const auto r = simulate(side("Razor", {}), side("Hex", {}), 5, 2, o);
+  EXPECT_EQ(terrain, 5 * 4);  // the demo table's four pieces, every match
+  EXPECT_GT(moves, 5);
+  EXPECT_GT(attacks, 5);
+  EXPECT_EQ(r.wins_a + r.wins_b + r.draws, 5);
+  EXPECT_GT(rounds_seen, 1);
 }
 
-// The simulator and the full engine with the built-in opponent agree on who is favoured.
-TEST(Sim, AgreesWithTheEngineOnTheFavourite) {
+TEST(Sim, RoundCapMakesADraw) {
+  auto o = demo_table();
+  o.round_cap = 1;
+  const auto r = simulate(side("Razor", {}), side("Hex", {}), 10, 3, o);
+  // Bases start 48" apart and close in by a move a round: nobody is out after one round.
+  EXPECT_EQ(r.draws, 10);
+  EXPECT_EQ(r.mean_rounds, 1.0);
+}
+
+// A lopsided matchup: the engine simulator on the demo table and on a bare table, and the old
+// one-dimensional model, all give the same side a large lead.
+TEST(Sim, LopsidedMatchupAgreesWithTheLineModel) {
   const SimSide a = side("Razor", {});
   const SimSide b = side("Hex", {"power-focus", "spirit-ward", "stim-patch"});
-  const auto sim = simulate(a, b, 4000, 11);
-  MatchSetup setup;
-  setup.teams.push_back({"A", {{a.figure, a.gear, std::nullopt}}});
-  setup.teams.push_back({"B", {{b.figure, b.gear, std::nullopt}}});
-  int engine_wins_b = 0;
-  const int games = 300;
-  auto cache = std::make_shared<OddsCache>();
-  for (int g = 0; g < games; ++g) {
-    GameState s = *new_game(setup);
-    AutoPlayer ai(static_cast<std::uint64_t>(g) + 100, cache);
-    while (auto c = ai.next(s))
-      ASSERT_TRUE(duels::apply(s, *c));
-    engine_wins_b += s.winner == 1 ? 1 : 0;
-  }
-  const auto engine = wilson(engine_wins_b, games);
-  EXPECT_GT(sim.win_b.p, 0.5);
-  EXPECT_GT(engine.p, 0.5);
-  // Same policy family, slightly different movement: within 15 points of each other.
-  EXPECT_NEAR(sim.win_b.p, engine.p, 0.15) << "sim " << sim.win_b.p << " engine " << engine.p;
+  const auto line = simulate_line_model(a, b, 4000, 11);
+  const auto demo = simulate(a, b, 200, 11, demo_table());
+  const auto bare = simulate(a, b, 200, 11, SimOptions{});
+  EXPECT_GT(line.win_b.low, 0.8) << line.win_b.p;
+  EXPECT_GT(demo.win_b.low, 0.8) << demo.win_b.p;
+  EXPECT_GT(bare.win_b.low, 0.8) << bare.win_b.p;
+  EXPECT_NEAR(demo.win_b.p, line.win_b.p, 0.1)
+      << "demo " << demo.win_b.p << " line " << line.win_b.p;
+}
+
+// A mirror match on the bare (symmetric) table: neither seat is favoured.
+TEST(Sim, MirrorMatchIsEvenOnABareTable) {
+  const auto r =
+      simulate(side("Gridlock", {"cyberdeck"}), side("Gridlock", {"cyberdeck"}), 300, 3, {});
+  EXPECT_EQ(r.wins_a + r.wins_b + r.draws, 300);
+  const double even = 0.5 - r.draws / 600.0;
+  EXPECT_LE(r.win_a.low, even + 0.001) << r.win_a.p;
+  EXPECT_GE(r.win_a.high, even - 0.001) << r.win_a.p;
+}
+
+// Razor's sniper rifle and smartgun link add dice and range: it deals more damage per round and
+// wins more often than bare Razor against the same Hex.
+TEST(Sim, GearThatMattersShowsUpOnTheDemoTable) {
+  const auto o = demo_table();
+  const auto bare = simulate(side("Razor", {}), side("Hex", {}), 200, 5, o);
+  const auto geared =
+      simulate(side("Razor", {"smartgun-link", "sniper-rifle"}), side("Hex", {}), 200, 5, o);
+  EXPECT_GT(geared.damage_per_round_a, bare.damage_per_round_a * 1.15)
+      << bare.damage_per_round_a << " vs " << geared.damage_per_round_a;
+  EXPECT_GT(geared.win_a.p, bare.win_a.p) << bare.win_a.p << " vs " << geared.win_a.p;
+}
+
+TEST(SimLineModel, SameSeedSameResult) {
+  const auto a = simulate_line_model(side("Razor", {}), side("Hex", {}), 500, 9);
+  const auto b = simulate_line_model(side("Razor", {}), side("Hex", {}), 500, 9);
+  EXPECT_EQ(a.wins_a, b.wins_a);
+  EXPECT_EQ(a.mean_rounds, b.mean_rounds);
+  const auto c = simulate_line_model(side("Razor", {}), side("Hex", {}), 500, 10);
+  EXPECT_NE(a.mean_rounds, c.mean_rounds);
 }
 
 }  // namespace

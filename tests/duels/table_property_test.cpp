@@ -19,6 +19,7 @@
 #include "duels/geometry_oracle.hpp"
 #include "duels/loadout.hpp"
 #include "duels/scene.hpp"
+#include "duels/sim.hpp"
 #include "duels/table_rules.hpp"
 
 namespace duels {
@@ -251,6 +252,33 @@ TEST(TableProperty, AutoplayedMatchesOnTheDemoTableBreakNoRule) {
   EXPECT_GT(t.moves, 0);
   EXPECT_GT(t.attacks, 0);
   EXPECT_GT(t.probes_decided, t.probes / 2);
+}
+
+// The simulator's matches (`duels sim` on the demo table) go through the same checks: every
+// command it plays is seen by the oracles before the engine applies it.
+TEST(TableProperty, SimulatedMatchesOnTheDemoTableBreakNoRule) {
+  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  int n = 6;
+  if (const char* env = std::getenv("DUELS_TABLE_PROPERTY_MATCHES")) n = std::atoi(env);
+  SimOptions o;
+  o.table = demo_match(lib, {lib.teams.begin()->first, std::next(lib.teams.begin())->first}).table;
+  Tally t;
+  dice::Rng rng(17);
+  o.observe = [&](const GameState& s, const Command& c) {
+    if (const auto* mv = std::get_if<Move>(&c)) check_move(s, *mv, rng, t);
+    if (const auto* at = std::get_if<DeclareAttack>(&c)) check_attack(s, *at, t);
+  };
+  const SimSide a{*lib.find_figure("Razor"),
+                  {*lib.find_gear("armored-jacket"), *lib.find_gear("smartgun-link")}};
+  const SimSide b{*lib.find_figure("Hex"), {*lib.find_gear("power-focus")}};
+  const SimResult r = simulate(a, b, n, 5, o);
+  std::cout << fmt::format("{} simulated matches, {} moves, {} attacks: {} violations\n", r.games,
+                           t.moves, t.attacks, t.violations.size());
+  for (std::size_t i = 0; i < t.violations.size() && i < 20; ++i)
+    ADD_FAILURE() << t.violations[i];
+  EXPECT_TRUE(t.violations.empty());
+  EXPECT_GT(t.moves, 0);
+  EXPECT_GT(t.attacks, 0);
 }
 
 }  // namespace
