@@ -67,6 +67,20 @@ struct RingDecode {
 RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,
                        const std::vector<int>& candidates);
 
+/// How well accumulated code evidence fits one code, at its best rotation.
+struct RingAgreement {
+  int id = -1;
+  double score = -1;      ///< agreement, −1 … 1 (share of the evidence that agrees, signed)
+  double sectors = 0;     ///< agreeing minus disagreeing evidence, in clearly seen sectors
+  double facing_deg = 0;  ///< table direction of sector 0's start
+};
+/// The agreement of every candidate code with `code_sum` (Σ weight·sample over `frames`
+/// frames) and `weight_sum` (Σ weight), in the order of `candidates` (ids without a code are
+/// left out).
+std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
+                                           const std::vector<float>& weight_sum, int frames,
+                                           const std::vector<int>& candidates);
+
 /// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
 /// view of the table at the top's height, then the rim fitted in the picture itself.
 class RingFinder {
