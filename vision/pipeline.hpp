@@ -43,7 +43,7 @@ struct PipelineResult {
 struct RingIdentityOptions {
   double min_score = 0.7;           ///< agreement of the accumulated code with its code
   double min_sectors = 2.5;         ///< evidence for it, in clearly seen sectors a frame
-  double min_margin_sectors = 0.4;  ///< the best naming beats every other (another code
+  double min_margin_sectors = 0.5;  ///< the best naming beats every other (another code
                                     ///< for this ring, or none) by this much evidence
   double keep_sectors = 1.0;        ///< a named ring's bonus for keeping its name
   double still_in = 0.15;           ///< a ring within this of its last place is standing still
