@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
 #include "calib/camera_file.hpp"
@@ -163,7 +164,9 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     for (const auto& t : ring_tracks_) {
       if (t.finder == f) hints.push_back(t.centre);
     }
-    for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()))) {
+    const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
+    for (auto& s :
+         ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()), search)) {
       // The same ring as a tracked one nearby (nearest first), or a new one.
       std::size_t best = ring_tracks_.size();
       double best_d = o.follow_in;
@@ -225,16 +228,18 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   const RingIdentityOptions& o = ring_options_;
   const std::vector<int>& codes = ring_codes_[finder];
   const int n_codes = static_cast<int>(codes.size());
-  // The rings taking part: those seen this frame, and named ones out of sight (they hold
-  // their code while they are remembered).
+  // The rings taking part: those seen this frame. A named ring out of sight keeps its name
+  // but does not take part: a code is not ruled out for a ring that is seen because a ring
+  // that is not seen holds it (that one may be a stale copy, and the exclusion would then
+  // name the seen ring wrongly); a seen ring clearly named with it takes it over.
   std::vector<std::size_t> rows;
   for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
-    const RingTrack& t = ring_tracks_[i];
-    if (t.finder == finder && (updated[i] || t.id >= 0)) rows.push_back(i);
+    if (ring_tracks_[i].finder == finder && updated[i]) rows.push_back(i);
   }
   if (rows.empty() || n_codes == 0) return;
-  // Utility of ring r carrying code c: its evidence for c in clearly seen sectors, when the
-  // code agrees well at all; a ring keeps its name unless the evidence turns against it.
+  // Utility of ring r carrying code c: its evidence for c in clearly seen sectors (whether or
+  // not it would be enough to name it: the alternatives count in full), plus a bonus for the
+  // name a ring already has.
   constexpr double kForbidden = 1e9;
   const int n = static_cast<int>(rows.size());
   const int m = n_codes + n;  // the codes, then one "no name" column per ring
@@ -244,20 +249,11 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   for (int r = 0; r < n; ++r) {
     RingTrack& t = ring_tracks_[rows[static_cast<std::size_t>(r)]];
     auto& row = cost[static_cast<std::size_t>(r)];
-    const bool seen = updated[rows[static_cast<std::size_t>(r)]] != 0;
-    if (seen)
-      agree[static_cast<std::size_t>(r)] =
-          ring_agreements(t.code_sum, t.weight_sum, t.frames, codes);
+    agree[static_cast<std::size_t>(r)] = ring_agreements(t.code_sum, t.weight_sum, t.frames, codes);
     for (int c = 0; c < n_codes; ++c) {
-      double u = -kForbidden;
-      if (seen) {
-        const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
-        if (a.score >= o.min_score && a.sectors >= o.min_sectors) u = a.sectors;
-        if (t.id == codes[static_cast<std::size_t>(c)])
-          u = std::max(u, a.score >= 0 ? a.sectors + o.keep_sectors : -kForbidden);
-      } else if (t.id == codes[static_cast<std::size_t>(c)]) {
-        u = 2 * o.keep_sectors + 12;  // out of sight: holds its code
-      }
+      const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+      const double u =
+          a.sectors + (t.id == codes[static_cast<std::size_t>(c)] ? o.keep_sectors : 0.0);
       row[static_cast<std::size_t>(c)] = -u;
     }
   }
@@ -272,11 +268,9 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   const double best_total = total(best);
   for (int r = 0; r < n; ++r) {
     RingTrack& t = ring_tracks_[rows[static_cast<std::size_t>(r)]];
-    if (!updated[rows[static_cast<std::size_t>(r)]]) continue;  // out of sight: unchanged
     const int col = best[static_cast<std::size_t>(r)];
-    if (col >= n_codes ||
-        cost[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)] >= kForbidden / 2) {
-      // No code fits: a named ring loses its name only when its evidence turned against it.
+    if (col >= n_codes) {
+      // No code is better than none: the evidence turned against a named ring's name.
       if (t.id >= 0) {
         t.id = -1;
         t.score = 0;
@@ -291,7 +285,11 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     cell = kept;
     const int id = codes[static_cast<std::size_t>(col)];
     const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
-    if (margin >= o.min_margin_sectors || (t.id == id && margin >= 0)) {
+    const bool strong = a.score >= o.min_score && a.sectors >= o.min_sectors;
+    if ((strong && margin >= o.min_margin_sectors) || (t.id == id && margin >= 0)) {
+      for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
+        if (!updated[k] && ring_tracks_[k].id == id) ring_tracks_[k].id = -1;
+      }
       t.id = id;
       t.score = a.score;
       t.facing_deg = a.facing_deg;

@@ -49,6 +49,8 @@ struct RingIdentityOptions {
   double still_in = 0.15;           ///< a ring within this of its last place is standing still
   double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
   double forget_s = 3.0;            ///< a ring not seen for this long is forgotten
+  int search_every = 5;  ///< frames between searches of the whole table for rings (between
+                         ///< them only the rings already followed are measured)
 };
 
 /// Detector, base map, table plane and tracker together. Frames must have the calibration's

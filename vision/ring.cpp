@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 namespace duels::vision {
@@ -483,45 +485,47 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
 }
 
 std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
-                                           const std::vector<cv::Point2d>& hints,
-                                           int expected) const {
-  cv::Mat top;
-  cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
-  // Matched filter of the rim: the white band just inside the rim minus the band just
-  // outside it (zero mean, so flat felt scores nothing).
-  cv::Mat score;
-  cv::filter2D(top, score, CV_32F, kernel_, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
-  // Local maxima over about a base radius.
-  cv::Mat dil;
-  const int nms = std::max(1, static_cast<int>(radius_ * ppi_));
-  cv::dilate(score, dil,
-             cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
+                                           const std::vector<cv::Point2d>& hints, int expected,
+                                           bool search) const {
   struct Cand {
     float s;
     cv::Point2d at;
   };
   std::vector<Cand> cands;
-  for (int v = 0; v < score.rows; ++v) {
-    const float* sp = score.ptr<float>(v);
-    const float* dp = dil.ptr<float>(v);
-    for (int u = 0; u < score.cols; ++u) {
-      if (sp[u] >= 20.f && sp[u] >= dp[u] && u > 0 && v > 0 && u + 1 < score.cols &&
-          v + 1 < score.rows) {
-        // Sub-pixel peak (parabola through the neighbours in each direction).
-        const auto peak = [](double m, double c0, double p) {
-          const double den = m - 2 * c0 + p;
-          return std::abs(den) > 1e-9 ? std::clamp(0.5 * (m - p) / den, -0.5, 0.5) : 0.0;
-        };
-        const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
-        const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
-        cands.push_back(
-            {sp[u], {(u + 0.5 + du) / ppi_, plane_.table().depth_in - (v + 0.5 + dv) / ppi_}});
+  if (search) {
+    cv::Mat top;
+    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+    // Matched filter of the rim: the white band just inside the rim minus the band just
+    // outside it (zero mean, so flat felt scores nothing).
+    cv::Mat score;
+    cv::filter2D(top, score, CV_32F, kernel_, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+    // Local maxima over about a base radius.
+    cv::Mat dil;
+    const int nms = std::max(1, static_cast<int>(radius_ * ppi_));
+    cv::dilate(score, dil,
+               cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
+    for (int v = 0; v < score.rows; ++v) {
+      const float* sp = score.ptr<float>(v);
+      const float* dp = dil.ptr<float>(v);
+      for (int u = 0; u < score.cols; ++u) {
+        if (sp[u] >= 20.f && sp[u] >= dp[u] && u > 0 && v > 0 && u + 1 < score.cols &&
+            v + 1 < score.rows) {
+          // Sub-pixel peak (parabola through the neighbours in each direction).
+          const auto peak = [](double m, double c0, double p) {
+            const double den = m - 2 * c0 + p;
+            return std::abs(den) > 1e-9 ? std::clamp(0.5 * (m - p) / den, -0.5, 0.5) : 0.0;
+          };
+          const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
+          const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
+          cands.push_back(
+              {sp[u], {(u + 0.5 + du) / ppi_, plane_.table().depth_in - (v + 0.5 + dv) / ppi_}});
+        }
       }
     }
+    std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
+    const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
+    if (cands.size() > cap) cands.resize(cap);
   }
-  std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
-  const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
-  if (cands.size() > cap) cands.resize(cap);
   for (const auto& h : hints) {
     const bool near = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {
       return cv::norm(c.at - h) < 0.5 * radius_;

@@ -89,9 +89,11 @@ class RingFinder {
   /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
   /// (looked at even when the top view misses them).
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
+  /// `search` false: only the hints are measured (no search of the whole table, which costs
+  /// most of the time; rings followed from frame to frame need only their own place).
   [[nodiscard]] std::vector<RingSighting> find(const cv::Mat& gray,
                                                const std::vector<cv::Point2d>& hints = {},
-                                               int expected = 20) const;
+                                               int expected = 20, bool search = true) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
   [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
