@@ -169,27 +169,39 @@ std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
     return out;
   const auto& within = within_sector();
   // A sample's evidence is Σ weight·sample (a clean, fully weighted sample is ±1 a frame).
+  // For every rotation (in steps of two samples) the evidence is first summed per sector,
+  // which does not depend on the code; each code is then a sum of 12 signed sector sums.
+  constexpr int shifts = m / 2;
+  std::array<std::array<double, kN>, shifts> signed_sum{};
+  std::array<double, shifts> abs_sum{};
+  for (int k = 0; k < shifts; ++k) {
+    const int t = 2 * k;
+    for (int j = 0; j < m; ++j) {
+      const int i = (j - t + m) % m;
+      const double w = within[static_cast<std::size_t>(i % per)];
+      const double e = code_sum[static_cast<std::size_t>(j)];
+      signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(i / per)] += w * e;
+      abs_sum[static_cast<std::size_t>(k)] += w * std::abs(e);
+    }
+  }
   for (int id : candidates) {
     const auto bits = ring_code(id);
     if (!bits) continue;
     RingAgreement best;
     best.id = id;
     best.score = -2;
-    for (int t = 0; t < m; t += 2) {
+    for (int k = 0; k < shifts; ++k) {
       double sum = 0;
-      double wsum = 0;
-      for (int j = 0; j < m; ++j) {
-        const int i = (j - t + m) % m;
-        const double w = within[static_cast<std::size_t>(i % per)];
-        const double e = code_sum[static_cast<std::size_t>(j)];
-        sum += w * e * ((*bits)[static_cast<std::size_t>(i / per)] ? 1 : -1);
-        wsum += w * std::abs(e);
+      for (int q = 0; q < kN; ++q) {
+        const double v = signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(q)];
+        sum += (*bits)[static_cast<std::size_t>(q)] ? v : -v;
       }
+      const double wsum = abs_sum[static_cast<std::size_t>(k)];
       const double sc = wsum > 0 ? sum / wsum : 0;
       if (sc > best.score) {
         best.score = sc;
         best.sectors = sum / (per * 0.85 * std::max(1, frames));
-        best.facing_deg = 360.0 * t / m;
+        best.facing_deg = 360.0 * 2 * k / m;
       }
     }
     out.push_back(best);
