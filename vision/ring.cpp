@@ -537,6 +537,14 @@ std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
     std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
     const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
     if (cands.size() > cap) cands.resize(cap);
+    searched_.clear();
+    for (const auto& c : cands)
+      searched_.push_back(c.at);
+  } else {
+    // Between searches, the places the last search found promising are looked at again
+    // (a ring the noise hid then may show now).
+    for (const auto& at : searched_)
+      cands.push_back({-1.f, at});
   }
   for (const auto& h : hints) {
     const bool near = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {

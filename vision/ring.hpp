@@ -89,8 +89,8 @@ class RingFinder {
   /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
   /// (looked at even when the top view misses them).
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
-  /// `search` false: only the hints are measured (no search of the whole table, which costs
-  /// most of the time; rings followed from frame to frame need only their own place).
+  /// `search` false: no search of the whole table (which costs most of the time): the hints
+  /// and the candidates of the last search are measured again.
   [[nodiscard]] std::vector<RingSighting> find(const cv::Mat& gray,
                                                const std::vector<cv::Point2d>& hints = {},
                                                int expected = 20, bool search = true) const;
@@ -109,6 +109,9 @@ class RingFinder {
   cv::Mat map_x_;
   cv::Mat map_y_;
   cv::Mat kernel_;  // the rim's matched filter in the top view
+  // The candidates of the last search, looked at again between searches (measuring them is
+  // cheap; the search is not).
+  mutable std::vector<cv::Point2d> searched_;
 };
 
 /// True-scale sheets of ring stickers: for every diameter, one sticker per id, each with a dashed

@@ -212,7 +212,7 @@ TEST(Coverage, RingsLocatedAcrossTheTableWithinTheErrorBounds) {
 // packed 0.3" apart, figures facing anywhere, blur 1 px, noise, JPEG 70, lens off by 0.5 %):
 // figures standing on their rings and rings partly hidden by neighbours once named bases
 // wrongly here (2 bases, each more than 1" off). Never a wrong name; the named share is what
-// the global naming reaches (13 of 32 when written), with some slack.
+// the global naming reaches (16 of 32 when written), with some slack.
 TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
   const auto all = standard_coverage_scenarios(BaseTargetKind::kRing);
   ASSERT_FALSE(all.empty());
@@ -224,7 +224,7 @@ TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
               r.located[0] + r.located[1] + r.located[2], r.found_total(), r.all_total());
   EXPECT_EQ(r.off_by_1in, 0);
   EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_GE(r.found_total(), 11) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found_total(), 14) << r.found_total() << "/" << r.all_total();
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 22);
   EXPECT_LE(r.centre_p95_in, 0.10);
   EXPECT_LE(r.gap_p95_in, 0.12);
