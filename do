@@ -84,9 +84,13 @@ case "${1:-}" in
   asan) setup; asan ;;
   fuzz)
     setup
+    launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    # The window and the command line are not fuzzed: leave them out of this build.
     cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DDUELS_FUZZ=ON \
-      -DDUELS_BUILD_TESTS=OFF -DDUELS_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
-    cmake --build build-fuzz -j 2
+      -DDUELS_BUILD_TESTS=OFF -DDUELS_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "-DDUELS_SKIP_MODULES=overlay;app" "${launcher[@]}"
+    cmake --build build-fuzz -j "${DUELS_JOBS:-2}"
     for f in build-fuzz/bin/fuzz_*; do
       echo "==> $f"
       mkdir -p "build-fuzz/corpus/$(basename "$f")"

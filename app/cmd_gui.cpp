@@ -289,8 +289,8 @@ void add_gui(CLI::App& root) {
     try {
       r = overlay::run_gui(std::move(g));
     } catch (const overlay::GuiUnavailable& e) {
-      throw std::runtime_error(std::string(e.what()) +
-                               "; the same match can be played with `duels match resume`");
+      throw Unavailable(std::string(e.what()) +
+                        "; the same match can be played with `duels match resume`");
     }
     if (o->json) {
       nlohmann::json j{{"journal", r.journal},

@@ -6,6 +6,8 @@
 ///   - UsageError            → exit 2 (bad flags or arguments)
 ///   - duels::DataException  → exit 3 (bad data file or notation)
 ///   - IllegalAction         → exit 3 (the rules forbid what was asked)
+///   - Unavailable           → exit 3 (a display or device the command needs is not there)
+/// Anything else that escapes a handler is also exit 3, with its message: no exit 1.
 /// and print results as text, or as JSON when `--json` is given.
 
 #include <CLI/CLI.hpp>
@@ -18,7 +20,7 @@
 namespace duels::app {
 
 /// Exit codes of the `duels` command (documented in docs/commands.md).
-enum ExitCode : int { kOk = 0, kFailure = 1, kUsage = 2, kInvalid = 3 };
+enum ExitCode : int { kOk = 0, kUsage = 2, kInvalid = 3 };
 
 /// A command-line mistake by the user (wrong flag combination, missing argument).
 class UsageError : public std::runtime_error {
@@ -28,6 +30,13 @@ class UsageError : public std::runtime_error {
 
 /// A game action the rules forbid, with the reason in words.
 class IllegalAction : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Something the command needs that is not there: no display for the window, no camera. The
+/// message says what is missing and what to do instead.
+class Unavailable : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

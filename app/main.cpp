@@ -94,13 +94,18 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "duels: out of memory (the input is too large)\n";
     return kInvalid;
+  } catch (const Unavailable& e) {
+    std::cerr << "duels: cannot run here: " << e.what() << "\n";
+    return kInvalid;
   } catch (const std::exception& e) {
-    // Not the data: a camera that cannot be opened, no display (exit 1, documented).
+    // Whatever else stopped the command (a failed UI script, an internal check): its message,
+    // and the same exit code as any other failure that is not a usage mistake.
     std::cerr << "duels: error: " << e.what() << "\n";
-    return kFailure;
+    return kInvalid;
   } catch (...) {
-    std::cerr << "duels: error: an unexpected failure\n";
-    return kFailure;
+    std::cerr << "duels: error: an unexpected failure (please report it: see 'Reporting a bug' in "
+                 "the README)\n";
+    return kInvalid;
   }
   return kOk;
 }

@@ -339,6 +339,23 @@ TEST(Row, ExtraWordsInMatchCommandsAreRefused) {
   EXPECT_TRUE(has(r.out, "unexpected 'extra'")) << r.out;
 }
 
+// No exit 1 is left: what the command needs but cannot have (no display for the window) is exit 3
+// with what to do instead, and a new match is not created for a window that never opened.
+TEST(Row, NoDisplayIsExit3WithWhatToDoAndNoJournal) {
+  Sandbox box("no_display");
+  const std::string j = box.file("m.jsonl");
+  const std::string env = "env -u DISPLAY -u WAYLAND_DISPLAY " + box.env;
+  const Outcome r = run(env, "gui --figures Razor,Hex --journal " + j + " --frames 2");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "no display")) << r.out;
+  EXPECT_TRUE(has(r.out, "duels match resume")) << r.out;
+  EXPECT_FALSE(fs::exists(j)) << "a journal was created for a window that never opened";
+  // The demo without a display falls back to the terminal edition instead of failing.
+  const Outcome demo = run(env, "demo --seed 3");
+  EXPECT_EQ(demo.code, 0) << demo.out;
+  EXPECT_TRUE(has(demo.out, "terminal edition")) << demo.out;
+}
+
 TEST(Row, WrongTypesInAJournalHeaderAreExit3WithTheField) {
   Sandbox box("header_types");
   const std::string j = autoplayed(box, "m.jsonl", 5);
