@@ -38,8 +38,10 @@ struct PipelineResult {
 };
 
 /// How rings earn their identity: codes are read every frame and, while a ring stands still,
-/// added up over frames; a ring keeps the identity it earned while it is tracked (it may then
-/// move, turn or be hidden briefly).
+/// added up over frames; every frame the rings of one size are named together (each code in
+/// play to at most one ring, the most evidence in total), and a ring is named only when every
+/// other choice would cost clearly less evidence; a ring keeps the identity it earned while it
+/// is tracked (it may then move, turn or be hidden briefly).
 struct RingIdentityOptions {
   double min_score = 0.7;           ///< agreement of the accumulated code with its code
   double min_sectors = 2.5;         ///< evidence for it, in clearly seen sectors a frame
@@ -50,7 +52,8 @@ struct RingIdentityOptions {
   double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
   double forget_s = 3.0;            ///< a ring not seen for this long is forgotten
   int search_every = 5;  ///< frames between searches of the whole table for rings (between
-                         ///< them only the rings already followed are measured)
+                         ///< them the rings followed and the last search's candidates are
+                         ///< measured at their places)
 };
 
 /// Detector, base map, table plane and tracker together. Frames must have the calibration's
