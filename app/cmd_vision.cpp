@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "calib/pattern.hpp"
 #include "vision/coverage.hpp"
 #include "vision/timing.hpp"
 
@@ -23,6 +24,8 @@ void add_coverage(CLI::App& bench) {
     std::string only;
     int seeds = 2;
     int frames = 6;
+    std::string dictionary = "DICT_4X4_50";
+    std::string refine = "subpix";
     bool json = false;
   };
   auto opts = std::make_shared<Opts>();
@@ -35,6 +38,12 @@ void add_coverage(CLI::App& bench) {
   cmd->add_option("--frames", opts->frames, "still frames per table (the last one is scored)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
+  cmd->add_option("--dictionary", opts->dictionary,
+                  "square markers' family, e.g. DICT_4X4_50 or DICT_APRILTAG_36h11")
+      ->capture_default_str();
+  cmd->add_option("--refine", opts->refine,
+                  "square markers' corner refinement: subpix (ours) or apriltag (OpenCV's)")
+      ->capture_default_str();
   cmd->add_flag("--json", opts->json, "print JSON");
   cmd->callback([opts] {
     vision::BaseTargetKind target{};
@@ -44,6 +53,15 @@ void add_coverage(CLI::App& bench) {
       target = vision::BaseTargetKind::kRing;
     } else {
       throw UsageError(fmt::format("--target is square or ring, not '{}'", opts->target));
+    }
+    if (opts->refine != "subpix" && opts->refine != "apriltag")
+      throw UsageError(fmt::format("--refine is subpix or apriltag, not '{}'", opts->refine));
+    const auto dictionary = calib::dictionary_by_name(opts->dictionary);
+    if (!dictionary) {
+      throw UsageError(
+          fmt::format("--dictionary: unknown marker family '{}' (try DICT_4X4_50, "
+                      "DICT_APRILTAG_16h5, DICT_APRILTAG_36h11)",
+                      opts->dictionary));
     }
     nlohmann::json j = nlohmann::json::array();
     if (!opts->json) {
@@ -56,6 +74,8 @@ void add_coverage(CLI::App& bench) {
       if (!opts->only.empty() && sc.name.find(opts->only) == std::string::npos) continue;
       sc.seeds = opts->seeds;
       sc.frames = opts->frames;
+      sc.dictionary = opts->dictionary;
+      sc.refine_apriltag = opts->refine == "apriltag";
       const auto r = vision::run_coverage(sc);
       const auto third = [&](std::size_t k) { return fmt::format("{}/{}", r.found[k], r.all[k]); };
       if (opts->json) {

@@ -127,6 +127,7 @@ SceneSpec coverage_scene(const CoverageScenario& sc, std::uint64_t seed) {
   s.fps = 10;
   s.duration_s = sc.frames / s.fps;
   s.corner_marker_side_in = kCornerMarkerIn;
+  s.dictionary = sc.dictionary;
   s.camera = webcam(sc.size, sc.hfov_deg);
   s.table_to_camera = aimed_camera(s.table, sc.distance_in, sc.elevation_deg);
   // The renderer draws a clean picture; vision/degrade does all the damage.
@@ -213,9 +214,12 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     FrameTruth truth;
     const cv::Mat clean = renderer.render(0, &truth);
     const calib::TablePlane plane = misjudged_plane(spec, sc.lens_error, seed);
-    Pipeline pipeline(plane, base_map_from_scene(spec));
+    DetectorOptions detector;
+    detector.refine_apriltag = sc.refine_apriltag;
+    Pipeline pipeline(plane, base_map_from_scene(spec), detector);
     const auto dict = calib::dictionary_by_name(spec.dictionary);
     const auto params = cv::aruco::DetectorParameters::create();
+    if (sc.refine_apriltag) params->cornerRefinementMethod = cv::aruco::CORNER_REFINE_APRILTAG;
     std::map<int, cv::Point2d> where;
     for (const auto& t : truth.bases)
       where[t.marker_id] = t.centre_in;

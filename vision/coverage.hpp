@@ -30,6 +30,8 @@ struct CoverageScenario {
   double diameter_in = 2.0;
   double facing_spread_deg = 360;  ///< 360 = figures face anywhere
   BaseTargetKind target = BaseTargetKind::kSquare;
+  std::string dictionary = "DICT_4X4_50";  ///< square markers' family (the corner markers too)
+  bool refine_apriltag = false;            ///< OpenCV's AprilTag corner refinement, not ours
   Degradation degradation = typical_webcam();
   double lens_error = 0.005;  ///< the pipeline's focal length is off by this share
   int seeds = 2;

@@ -37,7 +37,8 @@ MarkerDetector::MarkerDetector(DetectorOptions options) : options_(std::move(opt
   dictionary_ = calib::dictionary_by_name(*name);
   params_ = cv::aruco::DetectorParameters::create();
   params_->minMarkerPerimeterRate = options_.min_perimeter_rate;
-  params_->cornerRefinementMethod = cv::aruco::CORNER_REFINE_NONE;
+  params_->cornerRefinementMethod =
+      options_.refine_apriltag ? cv::aruco::CORNER_REFINE_APRILTAG : cv::aruco::CORNER_REFINE_NONE;
   params_->useAruco3Detection = options_.aruco3;
   // Far bases are small and foreshortened: finer contour approximation and more samples per
   // cell when reading the bits.
@@ -97,7 +98,7 @@ std::vector<Detection> MarkerDetector::detect_gray(const cv::Mat& gray, cv::Rect
       side_min = std::min(side_min, s);
       side_max = std::max(side_max, s);
     }
-    if (options_.refine_subpix) {
+    if (options_.refine_subpix && !options_.refine_apriltag) {
       // The search window must stay inside the black border cell next to each corner.
       const int half = std::clamp(static_cast<int>(side_min / cells * 0.8), 1, 5);
       cv::cornerSubPix(view, c, cv::Size(half, half), cv::Size(-1, -1),

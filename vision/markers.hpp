@@ -33,6 +33,9 @@ struct DetectorOptions {
   std::string dictionary = "DICT_4X4_50";
   bool aruco3 = false;        ///< OpenCV's ArUco3 fast path (faster at 1080p, loses tiny markers)
   bool refine_subpix = true;  ///< corner refinement (cornerSubPix inside the border cell)
+  /// OpenCV's AprilTag corner refinement (CORNER_REFINE_APRILTAG) instead of ours; for the
+  /// tag-family comparison in `duels bench coverage --refine apriltag`.
+  bool refine_apriltag = false;
   double min_perimeter_rate =
       0.015;  ///< smallest marker perimeter, share of the image's larger side
 };

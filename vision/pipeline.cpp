@@ -54,6 +54,65 @@ cv::Rect band_of_small_markers(const calib::TablePlane& plane, const BaseMap& ma
   return band & cv::Rect(0, 0, size.width, size.height);
 }
 
+// The assignment problem (Hungarian method, O(n²·m)): rows to distinct columns, n ≤ m, the
+// least total cost. Returns the column of every row.
+std::vector<int> min_cost_assignment(const std::vector<std::vector<double>>& cost) {
+  const int n = static_cast<int>(cost.size());
+  if (n == 0) return {};
+  const int m = static_cast<int>(cost[0].size());
+  constexpr double kInf = 1e18;
+  std::vector<double> u(static_cast<std::size_t>(n) + 1, 0);
+  std::vector<double> v(static_cast<std::size_t>(m) + 1, 0);
+  std::vector<int> p(static_cast<std::size_t>(m) + 1, 0);
+  std::vector<int> way(static_cast<std::size_t>(m) + 1, 0);
+  const auto at = [](auto& vec, int i) -> auto& {
+    return vec[static_cast<std::size_t>(i)];
+  };
+  for (int i = 1; i <= n; ++i) {
+    at(p, 0) = i;
+    int j0 = 0;
+    std::vector<double> minv(static_cast<std::size_t>(m) + 1, kInf);
+    std::vector<char> used(static_cast<std::size_t>(m) + 1, 0);
+    do {
+      at(used, j0) = 1;
+      const int i0 = at(p, j0);
+      double delta = kInf;
+      int j1 = 0;
+      for (int j = 1; j <= m; ++j) {
+        if (at(used, j)) continue;
+        const double cur = at(at(cost, i0 - 1), j - 1) - at(u, i0) - at(v, j);
+        if (cur < at(minv, j)) {
+          at(minv, j) = cur;
+          at(way, j) = j0;
+        }
+        if (at(minv, j) < delta) {
+          delta = at(minv, j);
+          j1 = j;
+        }
+      }
+      for (int j = 0; j <= m; ++j) {
+        if (at(used, j)) {
+          at(u, at(p, j)) += delta;
+          at(v, j) -= delta;
+        } else {
+          at(minv, j) -= delta;
+        }
+      }
+      j0 = j1;
+    } while (at(p, j0) != 0);
+    do {
+      const int j1 = at(way, j0);
+      at(p, j0) = at(p, j1);
+      j0 = j1;
+    } while (j0 != 0);
+  }
+  std::vector<int> row(static_cast<std::size_t>(n), -1);
+  for (int j = 1; j <= m; ++j) {
+    if (at(p, j) > 0) at(row, at(p, j) - 1) = j - 1;
+  }
+  return row;
+}
+
 }  // namespace
 
 Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detector,
@@ -104,7 +163,9 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     for (const auto& t : ring_tracks_) {
       if (t.finder == f) hints.push_back(t.centre);
     }
-    for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()))) {
+    const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
+    for (auto& s :
+         ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()), search)) {
       // The same ring as a tracked one nearby (nearest first), or a new one.
       std::size_t best = ring_tracks_.size();
       double best_d = o.follow_in;
@@ -142,35 +203,11 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       seen.push_back(std::move(s));
     }
   }
-  // Read the accumulated codes: new rings every frame, named ones now and then (a wrong name
-  // is corrected when the evidence turns clearly against it).
-  for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
-    RingTrack& t = ring_tracks_[i];
-    if (!updated[i] || (t.id >= 0 && t.frames % 5 != 1)) continue;
-    std::vector<float> mean(kRingCodeSamples, 0.f);
-    for (std::size_t j = 0; j < mean.size(); ++j)
-      mean[j] = t.weight_sum[j] > 0 ? t.code_sum[j] / t.weight_sum[j] : 0.f;
-    const RingDecode d = decode_ring(mean, t.weight_sum, ring_codes_[t.finder]);
-    const bool confident = d.id >= 0 && d.score >= o.min_score && d.margin >= o.min_margin;
-    if (!confident) continue;
-    if (t.id >= 0 && d.id != t.id && d.margin < 2 * o.min_margin) continue;
-    // One ring per code: the better-read ring keeps it.
-    bool beaten = false;
-    for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
-      RingTrack& other = ring_tracks_[k];
-      if (k == i || other.id != d.id) continue;
-      if (other.score >= d.score) {
-        beaten = true;
-      } else {
-        other.id = -1;
-        other.score = 0;
-      }
-    }
-    if (beaten) continue;
-    t.id = d.id;
-    t.score = d.score;
-    t.facing_deg = d.facing_deg;
-  }
+  // Name the rings of each size together: every code in play to at most one ring, the total
+  // agreement as large as it can be (an assignment problem), and a ring is named only when
+  // giving its code elsewhere, or leaving it unnamed, would cost clearly more evidence.
+  for (std::size_t f = 0; f < ring_finders_.size(); ++f)
+    name_rings(f, updated);
   std::vector<BaseObservation> out;
   for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
     const RingTrack& t = ring_tracks_[i];
@@ -184,6 +221,91 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     out.push_back(ob);
   }
   return out;
+}
+
+void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) {
+  const RingIdentityOptions& o = ring_options_;
+  const std::vector<int>& codes = ring_codes_[finder];
+  const int n_codes = static_cast<int>(codes.size());
+  // The rings taking part: those seen this frame. A named ring out of sight keeps its name
+  // but does not take part: a code is not ruled out for a ring that is seen because a ring
+  // that is not seen holds it (that one may be a stale copy, and the exclusion would then
+  // name the seen ring wrongly); a seen ring clearly named with it takes it over.
+  std::vector<std::size_t> rows;
+  for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+    if (ring_tracks_[i].finder == finder && updated[i]) rows.push_back(i);
+  }
+  if (rows.empty() || n_codes == 0) return;
+  // Utility of ring r carrying code c: its evidence for c in clearly seen sectors (whether or
+  // not it would be enough to name it: the alternatives count in full), plus a bonus for the
+  // name a ring already has.
+  constexpr double kForbidden = 1e9;
+  const int n = static_cast<int>(rows.size());
+  const int m = n_codes + n;  // the codes, then one "no name" column per ring
+  std::vector<std::vector<double>> cost(static_cast<std::size_t>(n),
+                                        std::vector<double>(static_cast<std::size_t>(m), 0.0));
+  std::vector<std::vector<RingAgreement>> agree(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    RingTrack& t = ring_tracks_[rows[static_cast<std::size_t>(r)]];
+    auto& row = cost[static_cast<std::size_t>(r)];
+    agree[static_cast<std::size_t>(r)] = ring_agreements(t.code_sum, t.weight_sum, t.frames, codes);
+    for (int c = 0; c < n_codes; ++c) {
+      const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+      const double u =
+          a.sectors + (t.id == codes[static_cast<std::size_t>(c)] ? o.keep_sectors : 0.0);
+      row[static_cast<std::size_t>(c)] = -u;
+    }
+  }
+  const std::vector<int> best = min_cost_assignment(cost);
+  const auto total = [&](const std::vector<int>& a) {
+    double s = 0;
+    for (int r = 0; r < n; ++r)
+      s += cost[static_cast<std::size_t>(r)]
+               [static_cast<std::size_t>(a[static_cast<std::size_t>(r)])];
+    return s;
+  };
+  const double best_total = total(best);
+  for (int r = 0; r < n; ++r) {
+    RingTrack& t = ring_tracks_[rows[static_cast<std::size_t>(r)]];
+    const int col = best[static_cast<std::size_t>(r)];
+    if (col >= n_codes) {
+      // No code is better than none: the evidence turned against a named ring's name.
+      if (t.id >= 0) {
+        t.id = -1;
+        t.score = 0;
+      }
+      continue;
+    }
+    // The margin: the best total without this ring carrying this code.
+    double& cell = cost[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
+    const double kept = cell;
+    cell = kForbidden;
+    const double margin = total(min_cost_assignment(cost)) - best_total;
+    cell = kept;
+    const int id = codes[static_cast<std::size_t>(col)];
+    const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
+    const bool strong = a.score >= o.min_score && a.sectors >= o.min_sectors;
+    if ((strong && margin >= o.min_margin_sectors) || (t.id == id && margin >= 0)) {
+      for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
+        if (!updated[k] && ring_tracks_[k].id == id) ring_tracks_[k].id = -1;
+      }
+      t.id = id;
+      t.score = a.score;
+      t.facing_deg = a.facing_deg;
+    } else if (t.id >= 0 && t.id != id) {
+      t.id = -1;  // its old name is doubtful now, its new one not yet sure
+      t.score = 0;
+    }
+  }
+  // Two rings never share a name (a ring keeps a name the assignment gave elsewhere only
+  // when it was not sure of the new one).
+  for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+    for (std::size_t k = i + 1; k < ring_tracks_.size(); ++k) {
+      if (ring_tracks_[i].id < 0 || ring_tracks_[i].id != ring_tracks_[k].id) continue;
+      ring_tracks_[i].id = -1;
+      ring_tracks_[k].id = -1;
+    }
+  }
 }
 
 std::vector<cv::Rect> Pipeline::second_look_regions(const std::vector<Detection>& found,

@@ -38,14 +38,22 @@ struct PipelineResult {
 };
 
 /// How rings earn their identity: codes are read every frame and, while a ring stands still,
-/// added up over frames; a ring keeps the identity it earned while it is tracked (it may then
-/// move, turn or be hidden briefly).
+/// added up over frames; every frame the rings of one size are named together (each code in
+/// play to at most one ring, the most evidence in total), and a ring is named only when every
+/// other choice would cost clearly less evidence; a ring keeps the identity it earned while it
+/// is tracked (it may then move, turn or be hidden briefly).
 struct RingIdentityOptions {
-  double min_score = 0.7;    ///< agreement of the accumulated code with the best code
-  double min_margin = 0.18;  ///< over the next-best code of the bases in play
-  double still_in = 0.15;    ///< a ring within this of its last place is standing still
-  double follow_in = 1.5;    ///< a ring within this of a tracked one is the same ring
-  double forget_s = 3.0;     ///< a ring not seen for this long is forgotten
+  double min_score = 0.7;           ///< agreement of the accumulated code with its code
+  double min_sectors = 2.5;         ///< evidence for it, in clearly seen sectors a frame
+  double min_margin_sectors = 0.5;  ///< the best naming beats every other (another code
+                                    ///< for this ring, or none) by this much evidence
+  double keep_sectors = 1.0;        ///< a named ring's bonus for keeping its name
+  double still_in = 0.15;           ///< a ring within this of its last place is standing still
+  double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
+  double forget_s = 3.0;            ///< a ring not seen for this long is forgotten
+  int search_every = 5;  ///< frames between searches of the whole table for rings (between
+                         ///< them the rings followed and the last search's candidates are
+                         ///< measured at their places)
 };
 
 /// Detector, base map, table plane and tracker together. Frames must have the calibration's
@@ -66,6 +74,7 @@ class Pipeline {
                                             std::int64_t frame) const;
   std::vector<BaseObservation> ring_observations(const cv::Mat& gray, double time_s,
                                                  std::vector<RingSighting>& seen);
+  void name_rings(std::size_t finder, const std::vector<char>& updated);
 
   struct RingTrack {
     std::size_t finder = 0;

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 namespace duels::vision {
@@ -139,60 +141,93 @@ std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local) {
   return (*code)[static_cast<std::size_t>(sector)] ? 0.0 : 1.0;
 }
 
+namespace {
+
+// Samples near a sector boundary count less (the rotation is known only to a sample).
+const std::array<double, kRingCodeSamples / kRingSectors>& within_sector() {
+  static const auto w = [] {
+    constexpr int per = kRingCodeSamples / kRingSectors;
+    std::array<double, per> out{};
+    for (int p = 0; p < per; ++p) {
+      const double d = std::min(p + 0.5, per - p - 0.5) / (per / 2.0);  // 0 at edges … 1 mid
+      out[static_cast<std::size_t>(p)] = std::min(1.0, 0.2 + 1.2 * d);
+    }
+    return out;
+  }();
+  return w;
+}
+
+}  // namespace
+
+std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
+                                           const std::vector<float>& weight_sum, int frames,
+                                           const std::vector<int>& candidates) {
+  constexpr int m = kRingCodeSamples;
+  constexpr int per = m / kN;
+  std::vector<RingAgreement> out;
+  if (static_cast<int>(code_sum.size()) != m || static_cast<int>(weight_sum.size()) != m)
+    return out;
+  const auto& within = within_sector();
+  // A sample's evidence is Σ weight·sample (a clean, fully weighted sample is ±1 a frame).
+  // For every rotation (in steps of two samples) the evidence is first summed per sector,
+  // which does not depend on the code; each code is then a sum of 12 signed sector sums.
+  constexpr int shifts = m / 2;
+  std::array<std::array<double, kN>, shifts> signed_sum{};
+  std::array<double, shifts> abs_sum{};
+  for (int k = 0; k < shifts; ++k) {
+    const int t = 2 * k;
+    for (int j = 0; j < m; ++j) {
+      const int i = (j - t + m) % m;
+      const double w = within[static_cast<std::size_t>(i % per)];
+      const double e = code_sum[static_cast<std::size_t>(j)];
+      signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(i / per)] += w * e;
+      abs_sum[static_cast<std::size_t>(k)] += w * std::abs(e);
+    }
+  }
+  for (int id : candidates) {
+    const auto bits = ring_code(id);
+    if (!bits) continue;
+    RingAgreement best;
+    best.id = id;
+    best.score = -2;
+    for (int k = 0; k < shifts; ++k) {
+      double sum = 0;
+      for (int q = 0; q < kN; ++q) {
+        const double v = signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(q)];
+        sum += (*bits)[static_cast<std::size_t>(q)] ? v : -v;
+      }
+      const double wsum = abs_sum[static_cast<std::size_t>(k)];
+      const double sc = wsum > 0 ? sum / wsum : 0;
+      if (sc > best.score) {
+        best.score = sc;
+        best.sectors = sum / (per * 0.85 * std::max(1, frames));
+        best.facing_deg = 360.0 * 2 * k / m;
+      }
+    }
+    out.push_back(best);
+  }
+  return out;
+}
+
 RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,
                        const std::vector<int>& candidates) {
   RingDecode best;
   best.score = -2;
   double second = -2;
   constexpr int m = kRingCodeSamples;
-  constexpr int per = m / kN;
   if (static_cast<int>(code.size()) != m || static_cast<int>(weight.size()) != m) return best;
-  // Samples near a sector boundary count less (the rotation is known only to a sample).
-  std::array<double, per> within{};
-  for (int p = 0; p < per; ++p) {
-    const double d = std::min(p + 0.5, per - p - 0.5) / (per / 2.0);  // 0 at edges … 1 mid
-    within[static_cast<std::size_t>(p)] = std::min(1.0, 0.2 + 1.2 * d);
-  }
-  double norm = 0;
+  std::vector<float> sum(m);
   for (int j = 0; j < m; ++j)
-    norm += weight[static_cast<std::size_t>(j)] * std::abs(code[static_cast<std::size_t>(j)]);
-  if (norm <= 0) return best;
-  std::vector<double> ws(m);
-  std::vector<double> wa(m);
-  for (int j = 0; j < m; ++j) {
-    ws[static_cast<std::size_t>(j)] =
+    sum[static_cast<std::size_t>(j)] =
         weight[static_cast<std::size_t>(j)] * code[static_cast<std::size_t>(j)];
-    wa[static_cast<std::size_t>(j)] =
-        weight[static_cast<std::size_t>(j)] * std::abs(code[static_cast<std::size_t>(j)]);
-  }
-  for (int id : candidates) {
-    const auto bits = ring_code(id);
-    if (!bits) continue;
-    double id_best = -2;
-    int id_shift = 0;
-    for (int t = 0; t < m; t += 2) {
-      double sum = 0;
-      double wsum = 0;
-      for (int j = 0; j < m; ++j) {
-        const int i = (j - t + m) % m;
-        const double w = within[static_cast<std::size_t>(i % per)];
-        sum += w * ws[static_cast<std::size_t>(j)] *
-               ((*bits)[static_cast<std::size_t>(i / per)] ? 1 : -1);
-        wsum += w * wa[static_cast<std::size_t>(j)];
-      }
-      const double sc = wsum > 0 ? sum / wsum : 0;
-      if (sc > id_best) {
-        id_best = sc;
-        id_shift = t;
-      }
-    }
-    if (id_best > best.score) {
+  for (const RingAgreement& a : ring_agreements(sum, weight, 1, candidates)) {
+    if (a.score > best.score) {
       second = best.score;
-      best.score = id_best;
-      best.id = id;
-      best.facing_deg = 360.0 * id_shift / m;
-    } else if (id_best > second) {
-      second = id_best;
+      best.score = a.score;
+      best.id = a.id;
+      best.facing_deg = a.facing_deg;
+    } else if (a.score > second) {
+      second = a.score;
     }
   }
   best.margin = second > -2 ? best.score - second : best.score;
@@ -398,6 +433,30 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   s.weight.assign(m, 0.f);
   if (half < 8) return s;  // no readable code this frame, but the rim is there
   const double mid = (w_level + b_level) / 2;
+  // How white the rim is round the ring (1 = as white as the rim at its best, 0 = dark).
+  std::vector<double> rim_white(m, 0.0);
+  for (int j = 0; j < m; ++j) {
+    const double v = rim_level[static_cast<std::size_t>(j)];
+    if (v >= 0)
+      rim_white[static_cast<std::size_t>(j)] =
+          std::clamp((v - mid) / (w_level - mid) * 1.25 - 0.25, 0.0, 1.0);
+  }
+  const auto rim_white_at = [&](double angle) {
+    const double t = angle / (2 * CV_PI) * m - 0.5;
+    const int k = static_cast<int>(std::lround(std::floor(t)));
+    const double g = t - k;
+    const auto at = [&](int i) { return rim_white[static_cast<std::size_t>(((i % m) + m) % m)]; };
+    return (1 - g) * at(k) + g * at(k + 1);
+  };
+  // Whatever stands on or beside the base (its figure, a neighbour's figure) hides the code
+  // along an upright strip of the picture, which on the base's top is the line through the
+  // sample away from the camera's foot. The code sample is trusted only when the rim is white
+  // where that line crosses it on both sides: a strip that covers the code covers the rim
+  // behind it (a figure standing on the code band hides the code beyond its foot but not the
+  // rim in front of it), or rises from a foot standing on the rim in front of it. This throws
+  // away some good samples (in front of a figure standing on the far rim) but keeps the dark
+  // body of a figure from being read as black sectors, which named bases wrongly.
+  const cv::Point3d cam = plane_.camera_position_in();
   for (int j = 0; j < m; ++j) {
     if (level[static_cast<std::size_t>(j)] < 0) continue;
     // Code samples where the rim was hidden are not trusted (the figure stands there).
@@ -408,54 +467,85 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
     s.code[static_cast<std::size_t>(j)] = static_cast<float>(
         std::clamp((mid - level[static_cast<std::size_t>(j)]) / half, -1.5, 1.5));
     // …nor where the rim itself is not white: something stands in front of the ring there.
-    const double rim_white = std::clamp(
-        (rim_level[static_cast<std::size_t>(j)] - mid) / (w_level - mid) * 1.25 - 0.25, 0.0, 1.0);
+    const double a = 2 * CV_PI * (j + 0.5) / m;
+    const cv::Point2d p(0.65 * R * std::cos(a), 0.65 * R * std::sin(a));  // from the centre
+    cv::Point2d d(c.x + p.x - cam.x, c.y + p.y - cam.y);
+    double clear = rim_white[static_cast<std::size_t>(j)];
+    const double dn = std::hypot(d.x, d.y);
+    if (dn > 1e-9) {
+      d /= dn;
+      // |p + s·d| = 0.9 R: s = −p·d ± sqrt((p·d)² − |p|² + (0.9 R)²).
+      const double pd = p.dot(d);
+      const double disc = pd * pd - p.dot(p) + 0.81 * R * R;
+      if (disc > 0) {
+        // A figure is darker than the white paper, so it can turn a white sector black but
+        // not a black one white: white readings need only the rim in front of them clear.
+        const bool reads_white = level[static_cast<std::size_t>(j)] > mid;
+        for (double sgn : {-1.0, 1.0}) {
+          if (reads_white && sgn > 0) continue;
+          const cv::Point2d q = p + (-pd + sgn * std::sqrt(disc)) * d;
+          double qa = std::atan2(q.y, q.x);
+          if (qa < 0) qa += 2 * CV_PI;
+          clear = std::min(clear, rim_white_at(qa));
+        }
+      }
+    }
     s.weight[static_cast<std::size_t>(j)] =
-        static_cast<float>(vis * rim_white * std::min(1.0, half / 40));
+        static_cast<float>(vis * clear * std::min(1.0, half / 40));
   }
   return s;
 }
 
 std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
-                                           const std::vector<cv::Point2d>& hints,
-                                           int expected) const {
-  cv::Mat top;
-  cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
-  // Matched filter of the rim: the white band just inside the rim minus the band just
-  // outside it (zero mean, so flat felt scores nothing).
-  cv::Mat score;
-  cv::filter2D(top, score, CV_32F, kernel_, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
-  // Local maxima over about a base radius.
-  cv::Mat dil;
-  const int nms = std::max(1, static_cast<int>(radius_ * ppi_));
-  cv::dilate(score, dil,
-             cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
+                                           const std::vector<cv::Point2d>& hints, int expected,
+                                           bool search) const {
   struct Cand {
     float s;
     cv::Point2d at;
   };
   std::vector<Cand> cands;
-  for (int v = 0; v < score.rows; ++v) {
-    const float* sp = score.ptr<float>(v);
-    const float* dp = dil.ptr<float>(v);
-    for (int u = 0; u < score.cols; ++u) {
-      if (sp[u] >= 20.f && sp[u] >= dp[u] && u > 0 && v > 0 && u + 1 < score.cols &&
-          v + 1 < score.rows) {
-        // Sub-pixel peak (parabola through the neighbours in each direction).
-        const auto peak = [](double m, double c0, double p) {
-          const double den = m - 2 * c0 + p;
-          return std::abs(den) > 1e-9 ? std::clamp(0.5 * (m - p) / den, -0.5, 0.5) : 0.0;
-        };
-        const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
-        const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
-        cands.push_back(
-            {sp[u], {(u + 0.5 + du) / ppi_, plane_.table().depth_in - (v + 0.5 + dv) / ppi_}});
+  if (search) {
+    cv::Mat top;
+    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+    // Matched filter of the rim: the white band just inside the rim minus the band just
+    // outside it (zero mean, so flat felt scores nothing).
+    cv::Mat score;
+    cv::filter2D(top, score, CV_32F, kernel_, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+    // Local maxima over about a base radius.
+    cv::Mat dil;
+    const int nms = std::max(1, static_cast<int>(radius_ * ppi_));
+    cv::dilate(score, dil,
+               cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
+    for (int v = 0; v < score.rows; ++v) {
+      const float* sp = score.ptr<float>(v);
+      const float* dp = dil.ptr<float>(v);
+      for (int u = 0; u < score.cols; ++u) {
+        if (sp[u] >= 20.f && sp[u] >= dp[u] && u > 0 && v > 0 && u + 1 < score.cols &&
+            v + 1 < score.rows) {
+          // Sub-pixel peak (parabola through the neighbours in each direction).
+          const auto peak = [](double m, double c0, double p) {
+            const double den = m - 2 * c0 + p;
+            return std::abs(den) > 1e-9 ? std::clamp(0.5 * (m - p) / den, -0.5, 0.5) : 0.0;
+          };
+          const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
+          const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
+          cands.push_back(
+              {sp[u], {(u + 0.5 + du) / ppi_, plane_.table().depth_in - (v + 0.5 + dv) / ppi_}});
+        }
       }
     }
+    std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
+    const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
+    if (cands.size() > cap) cands.resize(cap);
+    searched_.clear();
+    for (const auto& c : cands)
+      searched_.push_back(c.at);
+  } else {
+    // Between searches, the places the last search found promising are looked at again
+    // (a ring the noise hid then may show now).
+    for (const auto& at : searched_)
+      cands.push_back({-1.f, at});
   }
-  std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
-  const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
-  if (cands.size() > cap) cands.resize(cap);
   for (const auto& h : hints) {
     const bool near = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {
       return cv::norm(c.at - h) < 0.5 * radius_;

@@ -67,6 +67,20 @@ struct RingDecode {
 RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,
                        const std::vector<int>& candidates);
 
+/// How well accumulated code evidence fits one code, at its best rotation.
+struct RingAgreement {
+  int id = -1;
+  double score = -1;      ///< agreement, −1 … 1 (share of the evidence that agrees, signed)
+  double sectors = 0;     ///< agreeing minus disagreeing evidence, in clearly seen sectors
+  double facing_deg = 0;  ///< table direction of sector 0's start
+};
+/// The agreement of every candidate code with `code_sum` (Σ weight·sample over `frames`
+/// frames) and `weight_sum` (Σ weight), in the order of `candidates` (ids without a code are
+/// left out).
+std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
+                                           const std::vector<float>& weight_sum, int frames,
+                                           const std::vector<int>& candidates);
+
 /// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
 /// view of the table at the top's height, then the rim fitted in the picture itself.
 class RingFinder {
@@ -75,9 +89,11 @@ class RingFinder {
   /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
   /// (looked at even when the top view misses them).
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
+  /// `search` false: no search of the whole table (which costs most of the time): the hints
+  /// and the candidates of the last search are measured again.
   [[nodiscard]] std::vector<RingSighting> find(const cv::Mat& gray,
                                                const std::vector<cv::Point2d>& hints = {},
-                                               int expected = 20) const;
+                                               int expected = 20, bool search = true) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
   [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
@@ -93,6 +109,9 @@ class RingFinder {
   cv::Mat map_x_;
   cv::Mat map_y_;
   cv::Mat kernel_;  // the rim's matched filter in the top view
+  // The candidates of the last search, looked at again between searches (measuring them is
+  // cheap; the search is not).
+  mutable std::vector<cv::Point2d> searched_;
 };
 
 /// True-scale sheets of ring stickers: for every diameter, one sticker per id, each with a dashed

@@ -194,16 +194,40 @@ TEST(Coverage, RingsLocatedAcrossTheTableWithinTheErrorBounds) {
   const int located = r.located[0] + r.located[1] + r.located[2];
   std::printf("located %d/%d/%d of %d/%d/%d, named %d\n", r.located[0], r.located[1], r.located[2],
               r.all[0], r.all[1], r.all[2], r.found_total());
-  EXPECT_GE(located, r.all_total() - 3);
+  // (The whole table is searched every 5th frame, rings already followed are measured at
+  // their place in between: one marginal ring of this scene flickers out at the last frame.)
+  EXPECT_GE(located, r.all_total() - 4);
   for (std::size_t k = 0; k < 3; ++k)
     EXPECT_GE(r.located[k], 1) << "third " << k;
   // Named (identity read from the code): what the scene reaches today, at least; never a wrong
   // name, and the named ones within the issue's error bounds.
-  EXPECT_GE(r.found_total(), 4) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found_total(), 6) << r.found_total() << "/" << r.all_total();
   EXPECT_LE(r.centre_p95_in, 0.10);
   EXPECT_LE(r.gap_p95_in, 0.12);
   EXPECT_EQ(r.off_by_1in, 0);
   EXPECT_EQ(r.identity_switches, 0);
+}
+
+// The first scenario of `duels bench coverage` as it runs there (2 seeds, 32 bases, 6 of them
+// packed 0.3" apart, figures facing anywhere, blur 1 px, noise, JPEG 70, lens off by 0.5 %):
+// figures standing on their rings and rings partly hidden by neighbours once named bases
+// wrongly here (2 bases, each more than 1" off). Never a wrong name; the named share is what
+// the global naming reaches (16 of 32 when written), with some slack.
+TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
+  const auto all = standard_coverage_scenarios(BaseTargetKind::kRing);
+  ASSERT_FALSE(all.empty());
+  CoverageScenario sc = all.front();
+  ASSERT_EQ(sc.size, cv::Size(1280, 720));
+  sc.seeds = 2;
+  const CoverageResult r = run_coverage(sc);
+  std::printf("%s: located %d, named %d of %d\n", sc.name.c_str(),
+              r.located[0] + r.located[1] + r.located[2], r.found_total(), r.all_total());
+  EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.identity_switches, 0);
+  EXPECT_GE(r.found_total(), 14) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 22);
+  EXPECT_LE(r.centre_p95_in, 0.10);
+  EXPECT_LE(r.gap_p95_in, 0.12);
 }
 
 TEST(Coverage, SquareMarkersStillReadWhereTheyAreInView) {
