@@ -10,6 +10,11 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <dlfcn.h>
+#include <link.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -160,9 +165,30 @@ constexpr const char* kShortcutHelp =
     "mouse      click a base to select it, an enemy base to target it; drag a base to\n"
     "           put it where it really stands (a manual override, journaled)";
 
+#if defined(__SANITIZE_ADDRESS__)
+// Sanitizer builds only: the GL driver (Mesa's swrast_dri) and its helpers are unloaded when
+// GLFW shuts down, so LeakSanitizer, which looks at exit, sees their allocations from
+// "<unknown module>" and cannot match them to the system-library suppressions in
+// .ci/lsan.supp. Every library loaded so far is kept mapped until exit.
+void keep_libraries_loaded_for_leak_reports() {
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void*) -> int {
+        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') {
+          // A second reference that is never closed: the library stays to the end.
+          (void)dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+        }
+        return 0;
+      },
+      nullptr);
+}
+#endif
+
 struct GlfwSession {
   GLFWwindow* window = nullptr;
   ~GlfwSession() {
+#if defined(__SANITIZE_ADDRESS__)
+    keep_libraries_loaded_for_leak_reports();
+#endif
     if (window != nullptr) glfwDestroyWindow(window);
     glfwTerminate();
   }
