@@ -24,6 +24,7 @@
 #include <mutex>
 #include <numbers>
 #include <queue>
+#include <unordered_map>
 
 #include "duels/geometry.hpp"
 #include "duels/geometry_internal.hpp"
@@ -59,6 +60,13 @@ struct TerrainRun {
   std::uint64_t blocked_by = 0;  // bit k: terrain obstacle k blocks the run
 };
 
+// The arcs of a terrain ring that terrain and the table edge block, for one base radius and one
+// set of terrain taken in.
+struct TerrainArcs {
+  bool known = false;
+  geom::AngleSet blocked;
+};
+
 struct TerrainRunCache {
   std::vector<double> context;  // table size and every terrain obstacle's geometry
   std::uint64_t generation = 0;
@@ -69,6 +77,27 @@ struct TerrainRunCache {
     std::vector<TerrainRun> runs;  // [(id_p · ids + id_q) · 4 + tangent]
   };
   std::vector<PerRadius> radii;
+  struct ArcsKey {
+    double r;
+    int id;
+    std::uint64_t mask;
+    friend bool operator==(const ArcsKey&, const ArcsKey&) = default;
+  };
+  struct ArcsKeyHash {
+    std::size_t operator()(const ArcsKey& k) const {
+      std::uint64_t b = 0;
+      std::memcpy(&b, &k.r, sizeof b);
+      std::uint64_t h = (b ^ (k.mask * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+      h ^= static_cast<std::uint64_t>(k.id) + (h >> 29);
+      return static_cast<std::size_t>(h * 0x94D049BB133111EBULL);
+    }
+  };
+  std::unordered_map<ArcsKey, TerrainArcs, ArcsKeyHash> arcs;
+
+  TerrainArcs& arcs_of(double r, int id, std::uint64_t mask) {
+    if (arcs.size() >= 1u << 16) arcs.clear();  // bounded memory
+    return arcs[ArcsKey{r, id, mask}];
+  }
 
   TerrainRun& run(double r, int id_p, int id_q, int tangent) {
     PerRadius* pr = nullptr;
@@ -121,6 +150,7 @@ struct TerrainRunCache {
     }
     if (!same) {
       radii.clear();
+      arcs.clear();
       first_id.clear();
       ids = 0;
       for (const Obstacle& o : world.terrain) {
@@ -228,6 +258,7 @@ struct MoveGraph {
   std::uint64_t terrain_mask = 0;   // terrain obstacles taken into circles and polys
   bool run_cache_ok = false;        // terrain_mask describes them all (at most 64 obstacles)
   std::uint64_t run_cache_generation = 0;
+  bool use_cache_ = false;  // the thread's cache holds this graph's terrain (set in build_graph)
   // Terrain obstacle k (with at least a shape): (is a circle, index in end_circles/end_polys).
   std::vector<std::pair<bool, std::size_t>> terrain_index;
 
@@ -321,7 +352,34 @@ struct MoveGraph {
       blocked.unite(geom::AngleSet::cos_band(0.0, d, geom::angle_of(w),
                                              (d * d + rho * rho - rho2 * rho2) / (2 * rho), kInf));
     };
-    for (std::size_t k = 0; k < circles.size(); ++k) {
+    // Terrain and the table edge first (kept per thread for terrain rings: they never move),
+    // then the opposing bases. A union of arcs does not depend on the order it is made in.
+    TerrainArcs* kept = nullptr;
+    if (use_cache_ && ring.terrain_id >= 0) {
+      kept = &terrain_run_cache().arcs_of(r, ring.terrain_id, terrain_mask);
+      if (kept->known) blocked = kept->blocked;
+    }
+    if (kept == nullptr || !kept->known) {
+      terrain_blocked(ring, blocked, block_disc);
+      if (kept != nullptr) {
+        kept->known = true;
+        kept->blocked = blocked;
+      }
+    }
+    for (std::size_t k = terrain_circles; k < circles.size(); ++k) {
+      if (static_cast<int>(k) == ring.own_circle) continue;
+      block_disc(circles[k].c, circles[k].rho - kPathTolIn);
+    }
+    // A free arc that never comes near a polygon's edge is wholly inside or outside it.
+    free_arcs(ring, blocked);
+  }
+
+  // The arcs of a ring that terrain and the table edge block.
+  template <typename BlockDisc>
+  void terrain_blocked(const Ring& ring, geom::AngleSet& blocked, BlockDisc& block_disc) const {
+    const Vec2 c = ring.c;
+    const double rho = ring.rho;
+    for (std::size_t k = 0; k < terrain_circles; ++k) {
       if (static_cast<int>(k) == ring.own_circle) continue;
       block_disc(circles[k].c, circles[k].rho - kPathTolIn);
     }
@@ -352,7 +410,11 @@ struct MoveGraph {
     blocked.unite(geom::AngleSet::cos_band(c.x, rho, 0.0, rect_hi.x + tol, kInf));
     blocked.unite(geom::AngleSet::cos_band(c.y, rho, std::numbers::pi / 2, -kInf, rect_lo.y - tol));
     blocked.unite(geom::AngleSet::cos_band(c.y, rho, std::numbers::pi / 2, rect_hi.y + tol, kInf));
-    // A free arc that never comes near a polygon's edge is wholly inside or outside it.
+  }
+
+  void free_arcs(Ring& ring, geom::AngleSet& blocked) const {
+    const Vec2 c = ring.c;
+    const double rho = ring.rho;
     geom::AngleSet free = blocked.complement();
     for (const auto& [lo, hi] : free.spans()) {
       const Vec2 mid = c + geom::unit((lo + hi) / 2) * rho;
@@ -571,6 +633,7 @@ struct MoveGraph {
         }
       }
     }
+    use_cache_ = run_cache_ok && terrain_run_cache().generation == run_cache_generation;
     for (Ring& rg : rings)
       compute_free(rg);
 
@@ -593,7 +656,7 @@ struct MoveGraph {
       }
     }
     // Common tangents between rings.
-    const bool use_cache = run_cache_ok && terrain_run_cache().generation == run_cache_generation;
+    const bool use_cache = use_cache_;
     for (std::size_t i = 0; i < rings.size(); ++i) {
       for (std::size_t j = i + 1; j < rings.size(); ++j) {
         const Ring& f = rings[i];
