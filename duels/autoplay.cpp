@@ -95,13 +95,19 @@ std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, F
   std::optional<std::vector<DieId>> best;
   double best_e = 0;
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
+  std::vector<DieId> ids;  // reused: the search allocates nothing per subset
+  ids.reserve(n);
+  q.attack.reserve(n);
   for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
-    std::vector<DieId> ids;
+    ids.clear();
+    q.attack.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
-      if ((mask >> i) & 1U) ids.push_back(cand[i]);
+      if ((mask >> i) & 1U) {
+        ids.push_back(cand[i]);
+        q.attack.push_back(a.dice[static_cast<std::size_t>(cand[i])].die);
+      }
     }
-    q.attack = dice_of(a, ids);
-    if (check_roll_colours(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options))
+    if (!roll_colours_ok(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options))
       continue;
     const double e = cache.expected_clicks(q);
     if (e > best_e + 1e-12) {
@@ -129,13 +135,19 @@ std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p, OddsCa
   std::vector<DieId> best;
   double best_e = cache.expected_clicks(q);
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
+  std::vector<DieId> ids;  // reused: the search allocates nothing per subset
+  ids.reserve(n);
+  q.dodge.reserve(n);
   for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
-    std::vector<DieId> ids;
+    ids.clear();
+    q.dodge.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
-      if ((mask >> i) & 1U) ids.push_back(cand[i]);
+      if ((mask >> i) & 1U) {
+        ids.push_back(cand[i]);
+        q.dodge.push_back(d.dice[static_cast<std::size_t>(cand[i])].die);
+      }
     }
-    q.dodge = dice_of(d, ids);
-    if (check_roll_colours(d, q.dodge, RollPurpose::Dodge, 0, 0, s.options)) continue;
+    if (!roll_colours_ok(d, q.dodge, RollPurpose::Dodge, 0, 0, s.options)) continue;
     // Dodge dice are spent for the round: take a bigger dodge only if it saves a real amount.
     const double e = cache.expected_clicks(q) + 0.05 * static_cast<double>(ids.size());
     if (e < best_e - 1e-12) {

@@ -1173,11 +1173,19 @@ std::optional<Rejection> legal(const GameState& state, const Command& command) {
   return result.error();
 }
 
-std::optional<Rejection> check_roll_colours(const FigureState& f,
-                                            const std::vector<dice::Die>& dice, RollPurpose purpose,
-                                            double gap_in, double chord_in,
-                                            const RuleOptions& options) {
-  if (dice.empty()) return reject(RejectCode::NoDice, "a roll needs at least one die");
+namespace {
+
+// check_roll_colours, with the reason written only when `explain` (the opponent's searches
+// only need to know whether a roll is legal; formatting every refusal was a fifth of their time).
+std::optional<Rejection> roll_colours_problem(const FigureState& f,
+                                              const std::vector<dice::Die>& dice,
+                                              RollPurpose purpose, double gap_in, double chord_in,
+                                              const RuleOptions& options, bool explain) {
+  auto fail = [&](RejectCode code, auto&& text) -> Rejection {
+    if (!explain) return Rejection{code, {}};
+    return reject(code, text());
+  };
+  if (dice.empty()) return fail(RejectCode::NoDice, [] { return "a roll needs at least one die"; });
   // A die is an "anchor" when its colour may be rolled on its own for this purpose; wild dice
   // (black, red) without their own track may only join a roll holding an anchor.
   auto own_track_ok = [&](Colour c) -> bool {
@@ -1198,46 +1206,53 @@ std::optional<Rejection> check_roll_colours(const FigureState& f,
     switch (purpose) {
       case RollPurpose::Move:
         if (c != Colour::White) {
-          return reject(RejectCode::IllegalColour,
-                        fmt::format("{} dice can't be rolled to move (movement uses white dice, "
-                                    "with black or red joining)",
-                                    dice::colour_name(c)));
+          return fail(RejectCode::IllegalColour, [&] {
+            return fmt::format(
+                "{} dice can't be rolled to move (movement uses white dice, "
+                "with black or red joining)",
+                dice::colour_name(c));
+          });
         }
         break;
       case RollPurpose::Dodge:
         if (c != Colour::White && c != Colour::Yellow) {
-          return reject(RejectCode::IllegalColour,
-                        fmt::format("{} dice can't be rolled to dodge (dodges use white or yellow "
-                                    "dice, with black or red joining)",
-                                    dice::colour_name(c)));
+          return fail(RejectCode::IllegalColour, [&] {
+            return fmt::format(
+                "{} dice can't be rolled to dodge (dodges use white or yellow "
+                "dice, with black or red joining)",
+                dice::colour_name(c));
+          });
         }
         break;
       case RollPurpose::Attack: {
         if (c == Colour::White) {
-          return reject(RejectCode::IllegalColour,
-                        "white dice can't attack (white is for moving and dodging)");
+          return fail(RejectCode::IllegalColour,
+                      [] { return "white dice can't attack (white is for moving and dodging)"; });
         }
         const Track* t = f.def.tape.track(c);
         if (t == nullptr) {
-          return reject(RejectCode::IllegalColour,
-                        fmt::format("{} dice can't attack: {}'s tape has no {} track",
-                                    dice::colour_name(c), f.def.name, dice::colour_name(c)));
+          return fail(RejectCode::IllegalColour, [&] {
+            return fmt::format("{} dice can't attack: {}'s tape has no {} track",
+                               dice::colour_name(c), f.def.name, dice::colour_name(c));
+          });
         }
         if (!track_usable(*t, gap_in, chord_in)) {
           const double reach = t->to_in - std::max(t->from_in, 0.0);
           if (std::max(t->from_in, 0.0) > chord_in) {
-            return reject(RejectCode::OutOfRange,
-                          fmt::format("{} dice can't attack: the {} track starts at {}, beyond "
-                                      "{}'s base",
-                                      dice::colour_name(c), dice::colour_name(c),
-                                      inches(t->from_in), f.def.name));
+            return fail(RejectCode::OutOfRange, [&] {
+              return fmt::format(
+                  "{} dice can't attack: the {} track starts at {}, beyond "
+                  "{}'s base",
+                  dice::colour_name(c), dice::colour_name(c), inches(t->from_in), f.def.name);
+            });
           }
-          const auto [gap_text, reach_text] = inches_apart(gap_in, reach);
-          return reject(RejectCode::OutOfRange,
-                        fmt::format("{} dice can't attack at {}: the {} track ends at {:.2f}\" "
-                                    "on the tape, so it reaches {} at most",
-                                    dice::colour_name(c), gap_text, dice::colour_name(c), t->to_in,
-                                    reach_text));
+          return fail(RejectCode::OutOfRange, [&] {
+            const auto [gap_text, reach_text] = inches_apart(gap_in, reach);
+            return fmt::format(
+                "{} dice can't attack at {}: the {} track ends at {:.2f}\" "
+                "on the tape, so it reaches {} at most",
+                dice::colour_name(c), gap_text, dice::colour_name(c), t->to_in, reach_text);
+          });
         }
         break;
       }
@@ -1245,6 +1260,7 @@ std::optional<Rejection> check_roll_colours(const FigureState& f,
     anchor = true;
   }
   if (!anchor) {
+    if (!explain) return Rejection{RejectCode::IllegalColour, {}};
     std::vector<Colour> wild;
     for (const auto& d : dice) {
       if (std::find(wild.begin(), wild.end(), d.colour) == wild.end()) wild.push_back(d.colour);
@@ -1272,6 +1288,20 @@ std::optional<Rejection> check_roll_colours(const FigureState& f,
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<Rejection> check_roll_colours(const FigureState& f,
+                                            const std::vector<dice::Die>& dice, RollPurpose purpose,
+                                            double gap_in, double chord_in,
+                                            const RuleOptions& options) {
+  return roll_colours_problem(f, dice, purpose, gap_in, chord_in, options, true);
+}
+
+bool roll_colours_ok(const FigureState& f, const std::vector<dice::Die>& dice, RollPurpose purpose,
+                     double gap_in, double chord_in, const RuleOptions& options) {
+  return !roll_colours_problem(f, dice, purpose, gap_in, chord_in, options, false);
+}
+
 std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attacker, double gap_in,
                                           double chord_in) {
   std::vector<DieId> out;
@@ -1279,15 +1309,15 @@ std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attac
   const auto on_base = f.dice_in(DieZone::Base);
   bool anchor_exists = false;
   for (DieId id : on_base) {
-    if (!check_roll_colours(f, {f.dice[static_cast<std::size_t>(id)].die}, RollPurpose::Attack,
-                            gap_in, chord_in, state.options)) {
+    if (roll_colours_ok(f, {f.dice[static_cast<std::size_t>(id)].die}, RollPurpose::Attack, gap_in,
+                        chord_in, state.options)) {
       anchor_exists = true;
     }
   }
   for (DieId id : on_base) {
     const auto& die = f.dice[static_cast<std::size_t>(id)].die;
     const bool alone_ok =
-        !check_roll_colours(f, {die}, RollPurpose::Attack, gap_in, chord_in, state.options);
+        roll_colours_ok(f, {die}, RollPurpose::Attack, gap_in, chord_in, state.options);
     if (alone_ok || (dice::is_wild(die.colour) && anchor_exists)) out.push_back(id);
   }
   return out;

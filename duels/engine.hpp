@@ -54,6 +54,10 @@ std::optional<Rejection> check_roll_colours(const FigureState& figure,
                                             const std::vector<dice::Die>& dice, RollPurpose purpose,
                                             double gap_in = 0, double chord_in = 0,
                                             const RuleOptions& options = {});
+/// The same answer as `!check_roll_colours(...)`, without writing the reason (for searches).
+bool roll_colours_ok(const FigureState& figure, const std::vector<dice::Die>& dice,
+                     RollPurpose purpose, double gap_in = 0, double chord_in = 0,
+                     const RuleOptions& options = {});
 
 /// The dice on a figure's base that may take part in an attack at this range, in die order
 /// (any legal attack uses only these; wild dice are listed whenever some attack could use them).

@@ -16,11 +16,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <numbers>
 #include <queue>
+#include <unordered_map>
 
 #include "duels/geometry.hpp"
 #include "duels/geometry_internal.hpp"
@@ -42,11 +46,137 @@ std::string quoted(const std::string& id) {
 
 namespace detail {
 
+// What a ring-to-ring tangent run among terrain alone comes to: the angles of its ends on their
+// rings, whether it stays on the table, and which terrain obstacles block it. Terrain never
+// moves after set-up, so the same run recurs in every graph built on the table (only the bases
+// move, and which terrain a graph takes in); the bases' part of the test is still made per
+// graph. One cache per thread, emptied when the terrain or the table changes; the values are
+// the ones the uncached code works out, so paths are the same to the bit.
+struct TerrainRun {
+  bool known = false;
+  bool on_table = false;
+  double angle_p = 0;
+  double angle_q = 0;
+  std::uint64_t blocked_by = 0;  // bit k: terrain obstacle k blocks the run
+};
+
+// The arcs of a terrain ring that terrain and the table edge block, for one base radius and one
+// set of terrain taken in.
+struct TerrainArcs {
+  bool known = false;
+  geom::AngleSet blocked;
+};
+
+struct TerrainRunCache {
+  std::vector<double> context;  // table size and every terrain obstacle's geometry
+  std::uint64_t generation = 0;
+  std::vector<int> first_id;  // terrain obstacle k's rings are ids first_id[k] …
+  int ids = 0;                // rings a terrain set can give: one per circle, one per corner
+  struct PerRadius {
+    double r = 0;
+    std::vector<TerrainRun> runs;  // [(id_p · ids + id_q) · 4 + tangent]
+  };
+  std::vector<PerRadius> radii;
+  struct ArcsKey {
+    double r;
+    int id;
+    std::uint64_t mask;
+    friend bool operator==(const ArcsKey&, const ArcsKey&) = default;
+  };
+  struct ArcsKeyHash {
+    std::size_t operator()(const ArcsKey& k) const {
+      std::uint64_t b = 0;
+      std::memcpy(&b, &k.r, sizeof b);
+      std::uint64_t h = (b ^ (k.mask * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+      h ^= static_cast<std::uint64_t>(k.id) + (h >> 29);
+      return static_cast<std::size_t>(h * 0x94D049BB133111EBULL);
+    }
+  };
+  std::unordered_map<ArcsKey, TerrainArcs, ArcsKeyHash> arcs;
+
+  TerrainArcs& arcs_of(double r, int id, std::uint64_t mask) {
+    if (arcs.size() >= 1u << 16) arcs.clear();  // bounded memory
+    return arcs[ArcsKey{r, id, mask}];
+  }
+
+  TerrainRun& run(double r, int id_p, int id_q, int tangent) {
+    PerRadius* pr = nullptr;
+    for (PerRadius& x : radii) {
+      if (std::memcmp(&x.r, &r, sizeof r) == 0) pr = &x;
+    }
+    if (pr == nullptr) {
+      if (radii.size() >= 8) radii.clear();  // bounded memory
+      radii.push_back({r, std::vector<TerrainRun>(static_cast<std::size_t>(ids) * ids * 4)});
+      pr = &radii.back();
+    }
+    return pr->runs[(static_cast<std::size_t>(id_p) * ids + id_q) * 4 + tangent];
+  }
+
+  // Makes the cache the one for this table and terrain; returns its generation.
+  std::uint64_t use_for(const MoveObstacles& world) {
+    std::size_t at = 0;
+    bool same = true;
+    auto see = [&](double d) {
+      if (same && at < context.size() && std::memcmp(&context[at], &d, sizeof d) == 0) {
+        ++at;
+        return;
+      }
+      if (same) {
+        same = false;
+        context.resize(at);
+      }
+      context.push_back(d);
+    };
+    see(world.table.width_in);
+    see(world.table.depth_in);
+    see(static_cast<double>(world.terrain.size()));
+    for (const Obstacle& o : world.terrain) {
+      see(o.shape.kind == Shape::Kind::Circle ? 0.0 : 1.0);
+      if (o.shape.kind == Shape::Kind::Circle) {
+        see(o.shape.circle.centre.x);
+        see(o.shape.circle.centre.y);
+        see(o.shape.circle.radius_in);
+      } else {
+        see(static_cast<double>(o.shape.polygon.size()));
+        for (const Vec2& v : o.shape.polygon) {
+          see(v.x);
+          see(v.y);
+        }
+      }
+    }
+    if (same && at != context.size()) {
+      same = false;
+      context.resize(at);
+    }
+    if (!same) {
+      radii.clear();
+      arcs.clear();
+      first_id.clear();
+      ids = 0;
+      for (const Obstacle& o : world.terrain) {
+        first_id.push_back(ids);
+        ids += o.shape.kind == Shape::Kind::Circle ? 1 : static_cast<int>(o.shape.polygon.size());
+      }
+      // Unique across threads: a graph built on one thread and finished on another never
+      // takes the other thread's cache for its own.
+      static std::atomic<std::uint64_t> next{1};
+      generation = next.fetch_add(1);
+    }
+    return generation;
+  }
+};
+
+TerrainRunCache& terrain_run_cache() {
+  thread_local TerrainRunCache cache;
+  return cache;
+}
+
 // A grown circular obstacle (terrain circle or opposing base).
 struct GrownCircle {
   Vec2 c;
   double rho = 0;
   std::string id;
+  int terrain = -1;  // index in the terrain list, or -1 for a base
 };
 
 // A terrain polygon the centre must keep `grow` away from.
@@ -55,14 +185,16 @@ struct GrownPolygon {
   Vec2 lo;  // bounding box of the polygon
   Vec2 hi;
   std::string id;
+  int terrain = -1;  // index in the terrain list
 };
 
 // A circle the path may bend around, with its free arcs and the graph nodes on it.
 struct Ring {
   Vec2 c;
   double rho = 0;
-  int own_circle = -1;                           // index in circles when it is a grown circle
-  bool full = false;                             // the whole circle is free
+  int own_circle = -1;  // index in circles when it is a grown circle
+  int terrain_id = -1;  // stable id of a terrain ring in the run cache, -1 for a base
+  bool full = false;    // the whole circle is free
   std::vector<std::pair<double, double>> spans;  // free arcs, sorted, within [0, 2π)
   std::vector<int> span_comp;                    // connected piece of each span
   std::vector<double> comp_start;                // where each piece starts (counter-clockwise)
@@ -122,6 +254,13 @@ struct MoveGraph {
   std::vector<int> parent;
   std::vector<Edge> parent_edge;
   std::string start_problem;
+  std::size_t terrain_circles = 0;  // circles[0 .. terrain_circles) are terrain, the rest bases
+  std::uint64_t terrain_mask = 0;   // terrain obstacles taken into circles and polys
+  bool run_cache_ok = false;        // terrain_mask describes them all (at most 64 obstacles)
+  std::uint64_t run_cache_generation = 0;
+  bool use_cache_ = false;  // the thread's cache holds this graph's terrain (set in build_graph)
+  // Terrain obstacle k (with at least a shape): (is a circle, index in end_circles/end_polys).
+  std::vector<std::pair<bool, std::size_t>> terrain_index;
 
   // ---- clearance tests ------------------------------------------------------------------
 
@@ -131,23 +270,42 @@ struct MoveGraph {
   }
 
   [[nodiscard]] bool seg_free(Vec2 a, Vec2 b) const {
+    return seg_free_of_terrain(a, b) && seg_free_of_bases(a, b);
+  }
+  // The table edge and terrain only.
+  [[nodiscard]] bool seg_free_of_terrain(Vec2 a, Vec2 b) const {
     if (!in_rect(a, kPathTolIn) || !in_rect(b, kPathTolIn)) return false;
-    const Vec2 lo{std::min(a.x, b.x), std::min(a.y, b.y)};
-    const Vec2 hi{std::max(a.x, b.x), std::max(a.y, b.y)};
-    for (const GrownCircle& c : circles) {
-      if (c.c.x + c.rho < lo.x || c.c.x - c.rho > hi.x || c.c.y + c.rho < lo.y ||
-          c.c.y - c.rho > hi.y) {
-        continue;
-      }
-      if (geom::point_segment_distance(c.c, a, b) < c.rho - kPathTolIn) return false;
+    for (std::size_t k = 0; k < terrain_circles; ++k) {
+      if (!circle_clear(a, b, circles[k])) return false;
     }
     for (const GrownPolygon& p : polys) {
-      if (p.hi.x + r < lo.x || p.lo.x - r > hi.x || p.hi.y + r < lo.y || p.lo.y - r > hi.y) {
-        continue;
-      }
-      if (geom::segment_polygon_distance(a, b, p.pts) < r - kPathTolIn) return false;
+      if (!polygon_clear(a, b, p)) return false;
     }
     return true;
+  }
+  // The opposing bases only.
+  [[nodiscard]] bool seg_free_of_bases(Vec2 a, Vec2 b) const {
+    for (std::size_t k = terrain_circles; k < circles.size(); ++k) {
+      if (!circle_clear(a, b, circles[k])) return false;
+    }
+    return true;
+  }
+  [[nodiscard]] static bool circle_clear(Vec2 a, Vec2 b, const GrownCircle& c) {
+    const Vec2 lo{std::min(a.x, b.x), std::min(a.y, b.y)};
+    const Vec2 hi{std::max(a.x, b.x), std::max(a.y, b.y)};
+    if (c.c.x + c.rho < lo.x || c.c.x - c.rho > hi.x || c.c.y + c.rho < lo.y ||
+        c.c.y - c.rho > hi.y) {
+      return true;
+    }
+    return !(geom::point_segment_distance(c.c, a, b) < c.rho - kPathTolIn);
+  }
+  [[nodiscard]] bool polygon_clear(Vec2 a, Vec2 b, const GrownPolygon& p) const {
+    const Vec2 lo{std::min(a.x, b.x), std::min(a.y, b.y)};
+    const Vec2 hi{std::max(a.x, b.x), std::max(a.y, b.y)};
+    if (p.hi.x + r < lo.x || p.lo.x - r > hi.x || p.hi.y + r < lo.y || p.lo.y - r > hi.y) {
+      return true;
+    }
+    return !(geom::segment_polygon_distance(a, b, p.pts) < r - kPathTolIn);
   }
 
   // Clearance of an end position: distance to the nearest thing the base may not overlap
@@ -194,7 +352,34 @@ struct MoveGraph {
       blocked.unite(geom::AngleSet::cos_band(0.0, d, geom::angle_of(w),
                                              (d * d + rho * rho - rho2 * rho2) / (2 * rho), kInf));
     };
-    for (std::size_t k = 0; k < circles.size(); ++k) {
+    // Terrain and the table edge first (kept per thread for terrain rings: they never move),
+    // then the opposing bases. A union of arcs does not depend on the order it is made in.
+    TerrainArcs* kept = nullptr;
+    if (use_cache_ && ring.terrain_id >= 0) {
+      kept = &terrain_run_cache().arcs_of(r, ring.terrain_id, terrain_mask);
+      if (kept->known) blocked = kept->blocked;
+    }
+    if (kept == nullptr || !kept->known) {
+      terrain_blocked(ring, blocked, block_disc);
+      if (kept != nullptr) {
+        kept->known = true;
+        kept->blocked = blocked;
+      }
+    }
+    for (std::size_t k = terrain_circles; k < circles.size(); ++k) {
+      if (static_cast<int>(k) == ring.own_circle) continue;
+      block_disc(circles[k].c, circles[k].rho - kPathTolIn);
+    }
+    // A free arc that never comes near a polygon's edge is wholly inside or outside it.
+    free_arcs(ring, blocked);
+  }
+
+  // The arcs of a ring that terrain and the table edge block.
+  template <typename BlockDisc>
+  void terrain_blocked(const Ring& ring, geom::AngleSet& blocked, BlockDisc& block_disc) const {
+    const Vec2 c = ring.c;
+    const double rho = ring.rho;
+    for (std::size_t k = 0; k < terrain_circles; ++k) {
       if (static_cast<int>(k) == ring.own_circle) continue;
       block_disc(circles[k].c, circles[k].rho - kPathTolIn);
     }
@@ -225,7 +410,11 @@ struct MoveGraph {
     blocked.unite(geom::AngleSet::cos_band(c.x, rho, 0.0, rect_hi.x + tol, kInf));
     blocked.unite(geom::AngleSet::cos_band(c.y, rho, std::numbers::pi / 2, -kInf, rect_lo.y - tol));
     blocked.unite(geom::AngleSet::cos_band(c.y, rho, std::numbers::pi / 2, rect_hi.y + tol, kInf));
-    // A free arc that never comes near a polygon's edge is wholly inside or outside it.
+  }
+
+  void free_arcs(Ring& ring, geom::AngleSet& blocked) const {
+    const Vec2 c = ring.c;
+    const double rho = ring.rho;
     geom::AngleSet free = blocked.complement();
     for (const auto& [lo, hi] : free.spans()) {
       const Vec2 mid = c + geom::unit((lo + hi) / 2) * rho;
@@ -299,14 +488,57 @@ struct MoveGraph {
     add_line(a, b);
   }
 
+  // try_run between two terrain rings, with the terrain part taken from the thread's cache.
+  void try_terrain_run(Vec2 p, int ring_p, Vec2 q, int ring_q, int tangent) {
+    const Ring& rp = rings[static_cast<std::size_t>(ring_p)];
+    const Ring& rq = rings[static_cast<std::size_t>(ring_q)];
+    TerrainRun& run = terrain_run_cache().run(r, rp.terrain_id, rq.terrain_id, tangent);
+    if (!run.known) {
+      run.known = true;
+      run.angle_p = geom::angle_of(p - rp.c);
+      run.angle_q = geom::angle_of(q - rq.c);
+      run.on_table = in_rect(p, kPathTolIn) && in_rect(q, kPathTolIn);
+      for (const auto& [is_circle, at] : terrain_index) {
+        const bool blocks =
+            is_circle ? !circle_clear(p, q, end_circles[at]) : !polygon_clear(p, q, end_polys[at]);
+        if (blocks) {
+          const int k = is_circle ? end_circles[at].terrain : end_polys[at].terrain;
+          run.blocked_by |= std::uint64_t{1} << k;
+        }
+      }
+    }
+    if (!run.on_table || (run.blocked_by & terrain_mask) != 0) return;
+    const int comp_p = rp.comp_of(run.angle_p);
+    if (comp_p < 0) return;
+    const int comp_q = rq.comp_of(run.angle_q);
+    if (comp_q < 0) return;
+    if (!seg_free_of_bases(p, q)) return;
+    const int a = add_node(p, ring_p, run.angle_p, comp_p);
+    const int b = add_node(q, ring_q, run.angle_q, comp_q);
+    add_line(a, b);
+  }
+
   void build(const MoveObstacles& world) {
     const Vec2 s = mover.centre;
     auto near = [&](double d) { return d <= max_len; };
-    for (const Obstacle& o : world.terrain) {
+    run_cache_ok = world.terrain.size() <= 64;
+    if (run_cache_ok) {
+      run_cache_generation = terrain_run_cache().use_for(world);
+      // The runs of a large terrain set would take too much memory (ids² entries per radius).
+      run_cache_ok = terrain_run_cache().ids <= 256;
+    }
+    for (std::size_t k = 0; k < world.terrain.size(); ++k) {
+      const Obstacle& o = world.terrain[k];
+      const std::uint64_t bit = k < 64 ? std::uint64_t{1} << k : 0;
       if (o.shape.kind == Shape::Kind::Circle) {
-        const GrownCircle g{o.shape.circle.centre, o.shape.circle.radius_in + r, o.id};
+        const GrownCircle g{o.shape.circle.centre, o.shape.circle.radius_in + r, o.id,
+                            static_cast<int>(k)};
         end_circles.push_back(g);
-        if (near(norm(g.c - s) - g.rho)) circles.push_back(g);
+        terrain_index.push_back({true, end_circles.size() - 1});
+        if (near(norm(g.c - s) - g.rho)) {
+          circles.push_back(g);
+          terrain_mask |= bit;
+        }
       } else if (o.shape.polygon.size() >= 3) {
         GrownPolygon g;
         g.pts = o.shape.polygon;
@@ -317,10 +549,16 @@ struct MoveGraph {
           g.hi = {std::max(g.hi.x, p.x), std::max(g.hi.y, p.y)};
         }
         g.id = o.id;
+        g.terrain = static_cast<int>(k);
         end_polys.push_back(g);
-        if (near(geom::polygon_distance(s, g.pts) - r)) polys.push_back(std::move(g));
+        terrain_index.push_back({false, end_polys.size() - 1});
+        if (near(geom::polygon_distance(s, g.pts) - r)) {
+          polys.push_back(std::move(g));
+          terrain_mask |= bit;
+        }
       }
     }
+    terrain_circles = circles.size();
     for (const Obstacle& o : world.opposing_bases) {
       const GrownCircle g{o.shape.circle.centre, o.shape.circle.radius_in + r, o.id};
       end_circles.push_back(g);
@@ -370,6 +608,9 @@ struct MoveGraph {
       rg.c = circles[k].c;
       rg.rho = circles[k].rho;
       rg.own_circle = static_cast<int>(k);
+      if (k < terrain_circles && run_cache_ok) {
+        rg.terrain_id = terrain_run_cache().first_id[static_cast<std::size_t>(circles[k].terrain)];
+      }
       rings.push_back(rg);
     }
     if (r > 0) {
@@ -384,10 +625,15 @@ struct MoveGraph {
           Ring rg;
           rg.c = v;
           rg.rho = r;
+          if (run_cache_ok) {
+            rg.terrain_id = terrain_run_cache().first_id[static_cast<std::size_t>(p.terrain)] +
+                            static_cast<int>(i);
+          }
           rings.push_back(rg);
         }
       }
     }
+    use_cache_ = run_cache_ok && terrain_run_cache().generation == run_cache_generation;
     for (Ring& rg : rings)
       compute_free(rg);
 
@@ -410,6 +656,7 @@ struct MoveGraph {
       }
     }
     // Common tangents between rings.
+    const bool use_cache = use_cache_;
     for (std::size_t i = 0; i < rings.size(); ++i) {
       for (std::size_t j = i + 1; j < rings.size(); ++j) {
         const Ring& f = rings[i];
@@ -418,16 +665,24 @@ struct MoveGraph {
         const double l = norm(w);
         if (l <= 0) continue;
         const Vec2 wh = w / l;
+        int tangent = -1;
         for (double s2 : {1.0, -1.0}) {
+          tangent = s2 > 0 ? -1 : 1;
           const double k = f.rho - s2 * h.rho;
           if (std::abs(k) > l) continue;
           const double cs = k / l;
           const double sn = std::sqrt(std::max(0.0, 1 - cs * cs));
           for (double side : {1.0, -1.0}) {
+            ++tangent;
             const Vec2 n = wh * cs + perp(wh) * (side * sn);
             // Line n·x = n·c_f − ρ_f touches f at c_f − ρ_f·n and h at c_h − s2·ρ_h·n.
-            try_run(f.c - n * f.rho, static_cast<int>(i), h.c - n * (s2 * h.rho),
-                    static_cast<int>(j), -1);
+            const Vec2 p = f.c - n * f.rho;
+            const Vec2 q = h.c - n * (s2 * h.rho);
+            if (use_cache && f.terrain_id >= 0 && h.terrain_id >= 0) {
+              try_terrain_run(p, static_cast<int>(i), q, static_cast<int>(j), tangent);
+            } else {
+              try_run(p, static_cast<int>(i), q, static_cast<int>(j), -1);
+            }
             if (sn == 0) break;
           }
         }

@@ -3,7 +3,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <numbers>
+#include <thread>
+#include <vector>
 
 #include "duels/geometry.hpp"
 #include "duels/geometry_oracle.hpp"
@@ -372,6 +376,60 @@ TEST(Placement, SpotMustBeOnTheTableAndOverlapNothing) {
   const auto bad = check_spot({{41.5, 40}, 1}, table, occupied);
   EXPECT_FALSE(bad.ok);
   EXPECT_EQ(bad.conflicts, (std::vector<std::string>{"b"}));
+}
+
+// The terrain's tangent runs and blocked arcs are kept per thread between path graphs. Fields
+// built after others on other terrain, other base sizes and other move allowances must give
+// exactly the distances a thread with nothing kept gives.
+TEST(ShortestPath, TerrainKeptBetweenGraphsGivesTheSameDistancesToTheBit) {
+  struct Case {
+    MoveObstacles world;
+    Disc mover;
+    double max_len;
+  };
+  auto world_of = [](double shift, double foe_x) {
+    MoveObstacles w;
+    // Grown terrain that overlaps (rock and wall, the post and the table edge): blocked arcs.
+    w.terrain = {circle("rock", 20 + shift, 20, 2), box("wall", 23, 12 + shift, 25, 26),
+                 box("crate", 12, 26, 16, 30), circle("tree", 34, 30 - shift, 1.5),
+                 circle("post", 2.5, 30, 1)};
+    w.opposing_bases = {circle("foe", foe_x, 16, 1)};
+    w.friendly_bases = {circle("pal", 14, 12, 1)};
+    return w;
+  };
+  std::vector<Case> cases;
+  for (double shift : {0.0, 1.5, 0.0}) {
+    for (double foe_x : {24.0, 36.0}) {
+      for (double radius : {0.75, 1.0}) {
+        for (double max_len : {std::numeric_limits<double>::infinity(), 12.0}) {
+          cases.push_back({world_of(shift, foe_x), Disc{{8, 18}, radius}, max_len});
+          cases.push_back({world_of(shift, foe_x), Disc{{2.5, 26}, radius}, max_len});
+        }
+      }
+    }
+  }
+  const std::vector<Vec2> goals{{30, 20}, {27, 13}, {21, 23.5}, {2, 34},
+                                {36, 36}, {26, 28}, {18, 24}};
+  auto distances = [&](const Case& c) {
+    const MoveField field(c.mover, c.world, c.max_len);
+    std::vector<double> out;
+    for (Vec2 g : goals)
+      out.push_back(field.distance_to(g));
+    return out;
+  };
+  int detours = 0;
+  for (const Case& c : cases) {
+    const std::vector<double> kept = distances(c);  // this thread keeps terrain from before
+    std::vector<double> fresh;
+    std::thread([&] { fresh = distances(c); }).join();  // a new thread keeps nothing
+    ASSERT_EQ(kept.size(), fresh.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      EXPECT_EQ(std::memcmp(&kept[i], &fresh[i], sizeof(double)), 0)
+          << "goal " << i << ": " << kept[i] << " vs " << fresh[i];
+      if (std::isfinite(kept[i]) && kept[i] > norm(goals[i] - c.mover.centre) + 1e-6) ++detours;
+    }
+  }
+  EXPECT_GT(detours, 20);  // the paths really go around terrain
 }
 
 }  // namespace
