@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/names.hpp"
+
 namespace duels {
 
 namespace {
@@ -28,13 +30,6 @@ std::string longer(double length, double allowance) {
   std::string a = fmt::format("{:.1f}", length);
   if (a == fmt::format("{:.1f}", allowance)) a = fmt::format("{:.2f}", length);
   return a + "\"";
-}
-
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 // "the crate", "Gridlock": terrain by its id with an article, bases by the figure's name.

@@ -5,19 +5,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/names.hpp"
 #include "duels/engine.hpp"
 #include "duels/table_rules.hpp"
 
 namespace duels::overlay {
 
 namespace {
-
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 const std::vector<DieRoll>& rolls_of(const MoveRolls& rolls, FigureId f) {
   static const std::vector<DieRoll> kNone;

@@ -4,18 +4,12 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/names.hpp"
 #include "duels/tape.hpp"
 
 namespace duels::overlay {
 
 namespace {
-
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 const FigureState& fig(const GameState& s, FigureId f) {
   return s.figures[static_cast<std::size_t>(f)];

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/names.hpp"
+
 namespace duels::cards::text {
 
 namespace {
@@ -30,10 +32,7 @@ std::string lower(std::string_view s) {
 }
 
 bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
+  return duels::same_name(a, b);
 }
 
 std::pair<std::string, std::string> head_rest(std::string_view line, bool stop_at_semicolon) {
