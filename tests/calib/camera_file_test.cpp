@@ -99,9 +99,7 @@ TEST(CameraFile, StandardKeysReadByPlainOpenCv) {
 }
 
 // The output format of OpenCV's samples/cpp/calibration.cpp.
-TEST(CameraFile, ReadsOpenCvSampleOutput) {
-  testing::TempDir dir;
-  std::ofstream(dir.file("out_camera_data.yml")) << R"(%YAML:1.0
+const char* const kOpenCvSampleOutput = R"(%YAML:1.0
 ---
 calibration_time: "Wed 01 May 2024 18:30:00"
 nframes: 13
@@ -123,6 +121,10 @@ distortion_coefficients: !!opencv-matrix
    data: [ -2.6509e-01, -4.6665e-02, 1.8302e-03, -3.1497e-04, 2.5290e-01 ]
 avg_reprojection_error: 4.0e-01
 )";
+
+TEST(CameraFile, ReadsOpenCvSampleOutput) {
+  testing::TempDir dir;
+  std::ofstream(dir.file("out_camera_data.yml")) << kOpenCvSampleOutput;
   const CameraFile f = read_camera_file(dir.file("out_camera_data.yml"));
   EXPECT_EQ(f.intrinsics.image_size, cv::Size(640, 480));
   EXPECT_NEAR(f.intrinsics.fx(), 536.58, 1e-9);
@@ -226,21 +228,7 @@ TEST(CameraFile, OutOfRangeTableAndDuplicateKeysAreRefused) {
 // made OpenCV try to allocate 50 GB before reading its 9 values. The shape is now checked
 // against the values first, and the error names the key and its line.
 TEST(CameraFile, AMatrixLargerThanItsDataIsRefusedBeforeAllocating) {
-  const std::string good = R"(%YAML:1.0
----
-image_width: 640
-image_height: 480
-camera_matrix: !!opencv-matrix
-   rows: 3
-   cols: 3
-   dt: d
-   data: [ 5.3658e+02, 0., 3.4264e+02, 0., 5.3629e+02, 2.3552e+02, 0., 0., 1. ]
-distortion_coefficients: !!opencv-matrix
-   rows: 5
-   cols: 1
-   dt: d
-   data: [ -2.6509e-01, -4.6665e-02, 1.8302e-03, -3.1497e-04, 2.5290e-01 ]
-)";
+  const std::string good = kOpenCvSampleOutput;
   EXPECT_NEAR(parse_camera_file(good, "cam.yml").intrinsics.fx(), 536.58, 1e-9);
   for (const char* cols : {"3000000000", "2147483647", "4", "0", "-3"}) {
     std::string bad = good;
@@ -250,7 +238,7 @@ distortion_coefficients: !!opencv-matrix
       ADD_FAILURE() << cols << " accepted";
     } catch (const DataException& e) {
       EXPECT_EQ(e.error().field, "camera_matrix") << e.what();
-      EXPECT_EQ(e.error().line, 5) << e.what();
+      EXPECT_EQ(e.error().line, 11) << e.what();
     }
   }
 }
