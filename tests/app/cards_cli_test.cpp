@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "test_paths.hpp"
 
 namespace {
 
@@ -70,7 +71,7 @@ TEST(CardScripts, StopAtTheFirstRefusedLine) {
   };
   for (const GameScript& g : scripts) {
     SCOPED_TRACE(g.game);
-    const std::string script = std::string(DUELS_TEST_DATA_DIR) + "/cards/" + g.file;
+    const std::string script = duels_test::test_data_dir() + "/cards/" + g.file;
     const std::string journal = fresh(std::string(g.game) + "_stop.jsonl");
     const CmdResult r = run(fmt_args(g.game, script, journal, false));
     EXPECT_EQ(r.code, 3) << r.out;

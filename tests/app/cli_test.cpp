@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "test_paths.hpp"
 
 namespace {
 
@@ -91,8 +92,8 @@ TEST(Cli, FigureCheckReportsFileLineField) {
 TEST(Cli, FigureShowAndBundledFilesCheck) {
   EXPECT_EQ(run("figure show Razor").code, 0);
   const CmdResult r =
-      run(std::string("figure check ") + DUELS_SOURCE_DIR + "/assets/figures/samples.yaml " +
-          DUELS_SOURCE_DIR + "/assets/TEMPLATE.yaml");
+      run(std::string("figure check ") + duels_test::source_dir() +
+          "/assets/figures/samples.yaml " + duels_test::source_dir() + "/assets/TEMPLATE.yaml");
   EXPECT_EQ(r.code, 0) << r.out;
 }
 

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include "test_paths.hpp"
 
 namespace {
 
@@ -33,7 +34,7 @@ struct Outcome {
 // dropped, for JSON on stdout).
 Outcome run(const std::string& env, const std::string& args, bool stderr_too = true) {
   const duels::testing::Captured c = duels::testing::capture(
-      env + " " + std::string(DUELS_BINARY) + " " + args + (stderr_too ? " 2>&1" : " 2>/dev/null"));
+      env + " " + duels_test::binary() + " " + args + (stderr_too ? " 2>&1" : " 2>/dev/null"));
   Outcome r;
   r.out = c.out;
   if (WIFEXITED(c.status)) r.code = WEXITSTATUS(c.status);
@@ -143,7 +144,7 @@ TEST(Row, FullDiskKeepsThePreviousFileAndFails) {
   Sandbox box("full_disk");
   // table reach --png: no 0-byte picture.
   Outcome r = run(box.env + " DUELS_FAULT_WRITE_BUDGET=100",
-                  std::string("table reach ") + DUELS_SOURCE_DIR +
+                  std::string("table reach ") + duels_test::source_dir() +
                       "/assets/scenes/demo_table.yaml --base razor --move 5 --cell 0.5 --png " +
                       box.file("reach.png"));
   EXPECT_EQ(r.code, 3) << r.out;
@@ -245,8 +246,8 @@ TEST(Row, TwoWritersOnOneJournal) {
   Sandbox box("two_writers");
   const std::string j = autoplayed(box, "m.jsonl", 20);
   // The first writer: a console session waiting on its input.
-  const std::string first_cmd =
-      box.env + " " + DUELS_BINARY + " match resume " + j + " >" + box.file("first.out") + " 2>&1";
+  const std::string first_cmd = box.env + " " + duels_test::binary() + " match resume " + j + " >" +
+                                box.file("first.out") + " 2>&1";
   std::signal(SIGPIPE, SIG_IGN);
   FILE* first = popen(first_cmd.c_str(), "w");
   ASSERT_NE(first, nullptr);
@@ -301,11 +302,11 @@ TEST(Row, MissingOrFolderScriptCreatesNoJournal) {
 TEST(Row, InvalidUtf8FigureNameIsCaughtByCheckAndLeavesNoJournal) {
   Sandbox box("utf8");
   fs::create_directories(box.file("assets/figures"));
-  for (const auto& e : fs::directory_iterator(std::string(DUELS_SOURCE_DIR) + "/assets")) {
+  for (const auto& e : fs::directory_iterator(duels_test::source_dir() + "/assets")) {
     if (e.path().filename() != "figures")
       fs::create_symlink(e.path(), box.dir / "assets" / e.path().filename());
   }
-  fs::copy(std::string(DUELS_SOURCE_DIR) + "/assets/figures", box.file("assets/figures"));
+  fs::copy(duels_test::source_dir() + "/assets/figures", box.file("assets/figures"));
   const std::string bad = box.file("assets/figures/bad.yaml");
   spit(bad,
        "schema_version: 1\nfigures:\n  - name: \"Ra\xff"

@@ -1,12 +1,13 @@
 #pragma once
 /// @file Runs the built `duels` executable as a player would, for the end-to-end tests in
-/// tests/app (each target defines DUELS_BINARY, the path of the program under test).
+/// tests/app (`duels_test::binary()` is the path of the program under test).
 
 #include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <string>
+#include "test_paths.hpp"
 
 namespace duels::testing {
 
@@ -37,7 +38,7 @@ struct CmdResult {
 
 /// Runs `duels ARGS` with `env` (like "XDG_DATA_HOME=/tmp/x ") set for it.
 inline CmdResult run_env(const std::string& env, const std::string& args) {
-  const Captured c = capture(env + std::string(DUELS_BINARY) + " " + args + " 2>&1");
+  const Captured c = capture(env + duels_test::binary() + " " + args + " 2>&1");
   return {WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1, c.out};
 }
 

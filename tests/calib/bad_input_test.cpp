@@ -13,12 +13,13 @@
 #include "common/error.hpp"
 #include "fixtures.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 namespace duels::calib {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kPhotos = std::string(DUELS_TEST_DATA_DIR) + "/calib-chessboard-9x6";
+const std::string kPhotos = duels_test::test_data_dir() + "/calib-chessboard-9x6";
 
 // Runs the folder flow and returns the error message (empty when it succeeded).
 std::string folder_error(const std::string& dir, const PatternSpec& spec) {

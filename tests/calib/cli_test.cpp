@@ -15,11 +15,12 @@
 #include "calib/printable.hpp"
 #include "fixtures.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 namespace duels::calib {
 namespace {
 
-const std::string kPhotos = std::string(DUELS_TEST_DATA_DIR) + "/calib-chessboard-9x6";
+const std::string kPhotos = duels_test::test_data_dir() + "/calib-chessboard-9x6";
 
 // What running `duels …` gave.
 struct CliRun {
@@ -29,7 +30,7 @@ struct CliRun {
 
 CliRun duels(const std::string& args) {
   CliRun r;
-  const std::string command = std::string(DUELS_BIN) + " " + args;
+  const std::string command = duels_test::binary() + " " + args;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buf{};

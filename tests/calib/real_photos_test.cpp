@@ -9,11 +9,12 @@
 #include "calib/detect.hpp"
 #include "calib/image_source.hpp"
 #include "calib/intrinsics.hpp"
+#include "test_paths.hpp"
 
 namespace duels::calib {
 namespace {
 
-const std::string kData = DUELS_TEST_DATA_DIR;
+const std::string kData = duels_test::test_data_dir();
 
 PatternSpec chessboard_9x6() {
   PatternSpec spec;

@@ -18,12 +18,13 @@
 #include "calib/synthetic.hpp"
 #include "fixtures.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 namespace duels::calib {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kPhotos = std::string(DUELS_TEST_DATA_DIR) + "/calib-chessboard-9x6";
+const std::string kPhotos = duels_test::test_data_dir() + "/calib-chessboard-9x6";
 
 struct CliRun {
   int exit_code = -1;
@@ -34,8 +35,8 @@ struct CliRun {
 // `with_stderr` folds stderr into out.
 CliRun duels(const std::string& args, bool with_stderr = false) {
   CliRun r;
-  const std::string command = "timeout 60 " + std::string(DUELS_BIN) + " " + args +
-                              (with_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string command =
+      "timeout 60 " + duels_test::binary() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buf{};

@@ -5,13 +5,13 @@
 #include "cards/crossfire/console.hpp"
 #include "cards/crossfire/metatypes.hpp"
 #include "common/error.hpp"
+#include "test_paths.hpp"
 
 namespace duels::cards::crossfire {
 namespace {
 
 TEST(CrossfireMetatypes, ShippedTableLoads) {
-  const auto table =
-      load_metatypes(std::string(DUELS_SOURCE_DIR) + "/assets/crossfire/metatypes.yaml");
+  const auto table = load_metatypes(duels_test::source_dir() + "/assets/crossfire/metatypes.yaml");
   ASSERT_EQ(table.size(), 5U);
   const Metatype* dwarf = find_metatype(table, "dwarf");
   ASSERT_NE(dwarf, nullptr);

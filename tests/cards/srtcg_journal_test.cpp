@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#ifdef DUELS_BINARY
+#ifdef DUELS_HAS_BINARY
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +20,7 @@
 #include "match/duels_match.hpp"
 #include "match/encounters_session.hpp"
 #include "match/srtcg_session.hpp"
+#include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
@@ -84,7 +85,7 @@ TEST(SrtcgJournal, AnEncountersJournalIsNotAnSrtcgOne) {
   EXPECT_THROW((void)resume_journal<SrtcgGame>(path), DataException);
 }
 
-#ifdef DUELS_BINARY
+#ifdef DUELS_HAS_BINARY
 // `duels srtcg play` killed with SIGKILL at random moments: after every kill the journal
 // resumes to exactly the state an uninterrupted console had after as many accepted lines, the
 // next run picks up where the journal stopped, and the finished session (undo included) ends as
@@ -127,8 +128,9 @@ TEST(SrtcgJournal, PlaySurvivesSigkill) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
       (void)!freopen("/dev/null", "w", stdout);
-      execl(DUELS_BINARY, DUELS_BINARY, "srtcg", "play", "--journal", journal.c_str(), "--seed",
-            "11", "--script", script.c_str(), "--quiet", static_cast<char*>(nullptr));
+      execl(duels_test::binary().c_str(), duels_test::binary().c_str(), "srtcg", "play",
+            "--journal", journal.c_str(), "--seed", "11", "--script", script.c_str(), "--quiet",
+            static_cast<char*>(nullptr));
       _exit(127);
     }
     // The last attempts run to the end; the others are killed once the journal has grown by a

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "duels/assets.hpp"
+#include "test_paths.hpp"
 
 namespace duels {
 namespace {
@@ -32,7 +33,7 @@ struct TempFolder {
 };
 
 const AssetLibrary& samples() {
-  static const AssetLibrary lib = load_asset_library(DUELS_SOURCE_DIR "/assets");
+  static const AssetLibrary lib = load_asset_library(duels_test::source_dir() + "/assets");
   return lib;
 }
 
@@ -152,13 +153,15 @@ TEST(DataFolder, OwnFiguresLoadBesideTheSamples) {
   write(user.path / "figures" / "blade.yaml", figure_file_text(mine));
   write(user.path / "teams" / "mine.yaml",
         team_file_text({"Blades", {{"Blade", {"armored-jacket"}}, {"Razor", {}}}}));
-  const AssetLibrary lib = load_asset_libraries({DUELS_SOURCE_DIR "/assets", user.path.string()});
+  const AssetLibrary lib =
+      load_asset_libraries({duels_test::source_dir() + "/assets", user.path.string()});
   ASSERT_NE(lib.find_figure("Blade"), nullptr);
   ASSERT_NE(lib.find_figure("Razor"), nullptr);
   EXPECT_EQ(lib.teams.count("Blades"), 1U);
   EXPECT_EQ(lib.figure_files.at("Blade"), (user.path / "figures" / "blade.yaml").string());
   // A folder that does not exist is no error (a player without own figures).
-  EXPECT_NO_THROW(load_asset_libraries({DUELS_SOURCE_DIR "/assets", "/nonexistent/duels"}));
+  EXPECT_NO_THROW(
+      load_asset_libraries({duels_test::source_dir() + "/assets", "/nonexistent/duels"}));
 }
 
 TEST(DataFolder, ANameClashWithASampleNamesBothFiles) {
@@ -168,7 +171,7 @@ TEST(DataFolder, ANameClashWithASampleNamesBothFiles) {
   const fs::path file = user.path / "figures" / "razor.yaml";
   write(file, figure_file_text(mine));
   try {
-    (void)load_asset_libraries({DUELS_SOURCE_DIR "/assets", user.path.string()});
+    (void)load_asset_libraries({duels_test::source_dir() + "/assets", user.path.string()});
     FAIL() << "a clash must be an error";
   } catch (const DataException& e) {
     const std::string m = e.what();
@@ -183,7 +186,7 @@ TEST(DataFolder, ATeamNameClashNamesBothFiles) {
   const fs::path file = user.path / "teams" / "t.yaml";
   write(file, team_file_text({sample_team, {{"Razor", {}}}}));
   try {
-    (void)load_asset_libraries({DUELS_SOURCE_DIR "/assets", user.path.string()});
+    (void)load_asset_libraries({duels_test::source_dir() + "/assets", user.path.string()});
     FAIL() << "a clash must be an error";
   } catch (const DataException& e) {
     const std::string m = e.what();

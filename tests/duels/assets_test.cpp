@@ -1,12 +1,13 @@
 #include "duels/assets.hpp"
 
 #include <gtest/gtest.h>
+#include "test_paths.hpp"
 
 namespace duels {
 namespace {
 
 AssetLibrary bundled() {
-  return load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  return load_asset_library(duels_test::source_dir() + "/assets");
 }
 
 TEST(Assets, BundledSamplesLoad) {
@@ -27,7 +28,7 @@ TEST(Assets, BundledSamplesLoad) {
 TEST(Assets, TemplateIsValid) {
   AssetLibrary lib;
   LoadReport report;
-  load_asset_file(std::string(DUELS_SOURCE_DIR) + "/assets/TEMPLATE.yaml", lib, report);
+  load_asset_file(duels_test::source_dir() + "/assets/TEMPLATE.yaml", lib, report);
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.errors.front().message());
 }
 

@@ -7,6 +7,7 @@
 #include "duels/assets.hpp"
 #include "duels/engine.hpp"
 #include "duels/loadout.hpp"
+#include "test_paths.hpp"
 
 namespace duels {
 namespace {
@@ -36,7 +37,7 @@ Played play(const MatchSetup& setup, std::uint64_t seed) {
 }
 
 TEST(AutoPlay, EveryPairingPlaysToAWinner) {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   std::vector<std::string> names;
   for (const auto& [n, t] : lib.teams)
     names.push_back(n);
@@ -54,7 +55,7 @@ TEST(AutoPlay, EveryPairingPlaysToAWinner) {
 }
 
 TEST(AutoPlay, ThreeTeamsRotateAlphaAndFinish) {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     const Played p = play(setup_of(lib, {"Street Team", "Arcane Team", "Tech Team"}), seed);
     EXPECT_EQ(p.state.phase, Phase::GameOver) << "seed " << seed;
@@ -62,7 +63,7 @@ TEST(AutoPlay, ThreeTeamsRotateAlphaAndFinish) {
 }
 
 TEST(AutoPlay, SameSeedSameMatch) {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   const auto setup = setup_of(lib, {"Heavy Team", "Tech Team"});
   const Played a = play(setup, 99);
   const Played b = play(setup, 99);

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "duels/scene.hpp"
+#include "test_paths.hpp"
 
 namespace duels {
 namespace {
@@ -266,7 +267,7 @@ TEST(SceneCheck, ChordAlongALine) {
 
 TEST(SceneLoad, TheBundledDemoSceneLoadsWithItsFigures) {
   // The shipped example uses only the made-up sample figures' names, looked up here in code.
-  const std::string path = std::string(DUELS_SOURCE_DIR) + "/assets/scenes/demo_table.yaml";
+  const std::string path = duels_test::source_dir() + "/assets/scenes/demo_table.yaml";
   ASSERT_TRUE(std::filesystem::exists(path));
   const FigureDef razor = make_figure("Razor", 2.0, {{dice::Colour::Yellow, 0, 4}});
   const Scene s = load_scene_file(path, [&](std::string_view) { return &razor; });

@@ -6,12 +6,13 @@
 #include "duels/scene.hpp"
 #include "duels/sim_line.hpp"
 #include "duels/table_rules.hpp"
+#include "test_paths.hpp"
 
 namespace duels {
 namespace {
 
 const AssetLibrary& lib() {
-  static const AssetLibrary l = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  static const AssetLibrary l = load_asset_library(duels_test::source_dir() + "/assets");
   return l;
 }
 
@@ -24,9 +25,9 @@ SimSide side(const char* figure, std::initializer_list<const char*> gear) {
 
 SimOptions demo_table() {
   SimOptions o;
-  o.table = table_from_scene(
-      load_scene_file(std::string(DUELS_SOURCE_DIR) + "/assets/scenes/demo_table.yaml",
-                      [](std::string_view n) { return lib().find_figure(n); }));
+  o.table =
+      table_from_scene(load_scene_file(duels_test::source_dir() + "/assets/scenes/demo_table.yaml",
+                                       [](std::string_view n) { return lib().find_figure(n); }));
   return o;
 }
 

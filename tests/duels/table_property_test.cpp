@@ -21,6 +21,7 @@
 #include "duels/scene.hpp"
 #include "duels/sim.hpp"
 #include "duels/table_rules.hpp"
+#include "test_paths.hpp"
 
 namespace duels {
 namespace {
@@ -189,9 +190,8 @@ void check_blocked(const GameState& s, FigureId a, FigureId b, Tally& t) {
 
 MatchSetup demo_match(const AssetLibrary& lib, const std::vector<std::string>& teams) {
   MatchSetup m = setup_from_teams(lib, teams);
-  const Scene scene =
-      load_scene_file(std::string(DUELS_SOURCE_DIR) + "/assets/scenes/demo_table.yaml",
-                      [&](std::string_view n) { return lib.find_figure(n); });
+  const Scene scene = load_scene_file(duels_test::source_dir() + "/assets/scenes/demo_table.yaml",
+                                      [&](std::string_view n) { return lib.find_figure(n); });
   m.table = table_from_scene(scene);
   return m;
 }
@@ -228,7 +228,7 @@ void play(const MatchSetup& setup, std::uint64_t seed, Tally& t) {
 }
 
 TEST(TableProperty, AutoplayedMatchesOnTheDemoTableBreakNoRule) {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   int n = 12;
   if (const char* env = std::getenv("DUELS_TABLE_PROPERTY_MATCHES")) n = std::atoi(env);
   std::vector<std::string> names;
@@ -257,7 +257,7 @@ TEST(TableProperty, AutoplayedMatchesOnTheDemoTableBreakNoRule) {
 // The simulator's matches (`duels sim` on the demo table) go through the same checks: every
 // command it plays is seen by the oracles before the engine applies it.
 TEST(TableProperty, SimulatedMatchesOnTheDemoTableBreakNoRule) {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   int n = 6;
   if (const char* env = std::getenv("DUELS_TABLE_PROPERTY_MATCHES")) n = std::atoi(env);
   SimOptions o;

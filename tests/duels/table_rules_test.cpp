@@ -8,12 +8,13 @@
 
 #include "duels/assets.hpp"
 #include "duels/engine.hpp"
+#include "test_paths.hpp"
 
 namespace duels {
 namespace {
 
 const AssetLibrary& lib() {
-  static const AssetLibrary l = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  static const AssetLibrary l = load_asset_library(duels_test::source_dir() + "/assets");
   return l;
 }
 

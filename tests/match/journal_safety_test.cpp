@@ -15,6 +15,7 @@
 #include "duels/loadout.hpp"
 #include "match/duels_match.hpp"
 #include "match/srtcg_session.hpp"
+#include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
@@ -45,7 +46,7 @@ struct BudgetReset {
 };
 
 MatchSetup sample_setup() {
-  return setup_from_teams(load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets"),
+  return setup_from_teams(load_asset_library(duels_test::source_dir() + "/assets"),
                           {"Street Team", "Arcane Team"});
 }
 

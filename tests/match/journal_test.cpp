@@ -12,6 +12,7 @@
 #include "duels/autoplay.hpp"
 #include "duels/loadout.hpp"
 #include "match/duels_match.hpp"
+#include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
@@ -41,7 +42,7 @@ void spit(const std::string& path, const std::string& text) {
 }
 
 MatchSetup sample_setup() {
-  return setup_from_teams(load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets"),
+  return setup_from_teams(load_asset_library(duels_test::source_dir() + "/assets"),
                           {"Street Team", "Arcane Team"});
 }
 

@@ -15,6 +15,7 @@
 #include "duels/assets.hpp"
 #include "duels/autoplay.hpp"
 #include "match/duels_match.hpp"
+#include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
@@ -35,7 +36,7 @@ constexpr std::size_t kMinCommands = 10000;
 // Two teams of sample figures standing in two long rows far apart: a long match (they need many
 // rounds to close in before the first elimination starts the victory countdown).
 MatchSetup big_setup() {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   MatchSetup m;
   const std::vector<std::string> names = {"Razor", "Hex", "Gridlock", "Bulldozer"};
   for (int t = 0; t < 2; ++t) {
@@ -58,8 +59,9 @@ pid_t spawn_autoplay(const std::string& journal, std::uint64_t seed) {
   if (pid == 0) {
     const std::string s = std::to_string(seed);
     freopen("/dev/null", "w", stdout);
-    execl(DUELS_BINARY, DUELS_BINARY, "match", "autoplay", "--journal", journal.c_str(), "--seed",
-          s.c_str(), "--quiet", static_cast<char*>(nullptr));
+    execl(duels_test::binary().c_str(), duels_test::binary().c_str(), "match", "autoplay",
+          "--journal", journal.c_str(), "--seed", s.c_str(), "--quiet",
+          static_cast<char*>(nullptr));
     _exit(127);
   }
   return pid;

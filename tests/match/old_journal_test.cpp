@@ -9,11 +9,12 @@
 #include "duels/engine.hpp"
 #include "duels/table_rules.hpp"
 #include "match/duels_match.hpp"
+#include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
 
-const std::string kDir = std::string(DUELS_SOURCE_DIR) + "/tests/match/fixtures/format1/";
+const std::string kDir = duels_test::source_dir() + "/tests/match/fixtures/format1/";
 
 struct Expected {
   std::string file;

@@ -4,6 +4,7 @@
 
 #include "duels/assets.hpp"
 #include "duels/autoplay.hpp"
+#include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
@@ -17,7 +18,7 @@ TEST(Report, ChiSquareUpperTailKnownValues) {
 }
 
 Replay autoplayed(std::uint64_t seed) {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   Replay r;
   r.setup.teams.push_back({"A", {{*lib.find_figure("Razor"), {}, std::nullopt}}});
   r.setup.teams.push_back(

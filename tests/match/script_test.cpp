@@ -5,12 +5,13 @@
 
 #include "duels/assets.hpp"
 #include "duels/engine.hpp"
+#include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
 
 GameState fresh() {
-  const auto lib = load_asset_library(std::string(DUELS_SOURCE_DIR) + "/assets");
+  const auto lib = load_asset_library(duels_test::source_dir() + "/assets");
   MatchSetup m;
   m.teams.push_back({"Red", {{*lib.find_figure("Razor"), {}, std::nullopt}}});
   m.teams.push_back(

@@ -19,6 +19,7 @@
 #include "fixtures.hpp"
 #include "match/journal.hpp"
 #include "overlay/gui.hpp"
+#include "test_paths.hpp"
 
 namespace duels::overlay {
 namespace {
@@ -115,7 +116,7 @@ TEST(EditorGui, AFigureEnteredClickByClickIsSavedAndPlaysAnAttack) {
                                dir.file("team-builder.png") +
                                "\nclick \"Start match\"\nwait-for \"Roll for alpha\"\nwait 2\n";
   GuiOptions g;
-  g.assets = AssetFolders{DUELS_SOURCE_DIR "/assets", dir.user_dir()};
+  g.assets = AssetFolders{duels_test::source_dir() + "/assets", dir.user_dir()};
   g.open_editor = true;
   g.ui_script = script;
   GuiResult r;
@@ -149,7 +150,8 @@ TEST(EditorGui, AFigureEnteredClickByClickIsSavedAndPlaysAnAttack) {
   EXPECT_EQ(owl.dial(DialKind::Weapon).positions[1].shield, dice::Colour::Yellow);
 
   // The team builder's team was saved, and Start match made the match's journal then.
-  const AssetLibrary lib = load_asset_libraries({DUELS_SOURCE_DIR "/assets", dir.user_dir()});
+  const AssetLibrary lib =
+      load_asset_libraries({duels_test::source_dir() + "/assets", dir.user_dir()});
   ASSERT_EQ(lib.teams.count("Owls"), 1U);
   EXPECT_EQ(lib.teams.at("Owls").members[0].gear, std::vector<std::string>{"armored-jacket"});
   ASSERT_FALSE(r.journal.empty());
@@ -213,7 +215,7 @@ struct Cmd {
 
 Cmd duels_cmd(const std::string& args) {
   Cmd r;
-  FILE* pipe = popen((std::string(DUELS_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  FILE* pipe = popen((duels_test::binary() + " " + args + " 2>&1").c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buf{};
   std::size_t n = 0;

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "fixtures.hpp"
+#include "test_paths.hpp"
 
 namespace duels::overlay {
 namespace {
@@ -36,7 +37,7 @@ FigureDraft complete_draft() {
 }
 
 struct EditorDir : TempDir {
-  EditorLibrary lib{{DUELS_SOURCE_DIR "/assets", (path / "data").string()}};
+  EditorLibrary lib{{duels_test::source_dir() + "/assets", (path / "data").string()}};
 };
 
 TEST(FigureDraft, EachFieldIsCheckedAsTyped) {

@@ -13,6 +13,7 @@
 #include "duels/engine.hpp"
 #include "match/duels_match.hpp"
 #include "overlay/table_model.hpp"
+#include "test_paths.hpp"
 
 namespace duels::overlay::testing {
 
@@ -33,7 +34,7 @@ struct TempDir {
 };
 
 inline const AssetLibrary& library() {
-  static const AssetLibrary lib = load_asset_library(DUELS_SOURCE_DIR "/assets");
+  static const AssetLibrary lib = load_asset_library(duels_test::source_dir() + "/assets");
   return lib;
 }
 

@@ -20,6 +20,7 @@
 #endif
 #include "overlay/palette.hpp"
 #include "overlay/position_log.hpp"
+#include "test_paths.hpp"
 
 namespace duels::overlay {
 namespace {
@@ -185,7 +186,7 @@ std::string camera_match(const GuiDir& dir, const std::string& terrain = "", Poi
 CameraFeedOptions demo_camera(bool realtime) {
   CameraFeedOptions cam;
   cam.source = "synthetic:demo";
-  cam.assets_dir = DUELS_SOURCE_DIR "/assets";
+  cam.assets_dir = duels_test::source_dir() + "/assets";
   cam.realtime = realtime;
   return cam;
 }
@@ -597,7 +598,7 @@ TEST(Gui, CrossfireTabResumesItsJournal) {
   CardGamesOptions cards;
   cards.open_tab = "crossfire";
   cards.journals["crossfire"] = dir.file("cf.jsonl");
-  cards.crossfire_metatypes = DUELS_SOURCE_DIR "/assets/crossfire/metatypes.yaml";
+  cards.crossfire_metatypes = duels_test::source_dir() + "/assets/crossfire/metatypes.yaml";
   const std::string journal = first_turn_journal(dir);
   const ScriptRun first = run_script(
       dir, journal, "click \"crossfire command\"\ntype \"mission extraction\"\nkey enter\nwait 2\n",
@@ -921,7 +922,7 @@ TEST(Gui, CameraLostShowsTheBannerAndTheMatchGoesOnByHand) {
   if (!display_advertised()) SKIP_OR_FAIL("no display");
   // The demo scene's exact camera as a calibration file, its bases as the base map.
   const vision::SceneSpec scene =
-      vision::load_named_scene("demo", std::string(DUELS_SOURCE_DIR) + "/assets");
+      vision::load_named_scene("demo", duels_test::source_dir() + "/assets");
   calib::CameraFile file;
   file.intrinsics = scene.camera;
   file.table = calib::TableRecord{scene.table, scene.table_to_camera, "synthetic", "", 0, {}, {}};
@@ -930,7 +931,7 @@ TEST(Gui, CameraLostShowsTheBannerAndTheMatchGoesOnByHand) {
   CameraFeedOptions cam;
   cam.source = "cam:7";
   cam.calib_file = dir.file("cam.yml");
-  cam.base_map = std::string(DUELS_SOURCE_DIR) + "/assets/scenes/demo_bases.yaml";
+  cam.base_map = duels_test::source_dir() + "/assets/scenes/demo_bases.yaml";
   const CameraRun run = run_camera(
       dir, journal, "wait-for \"camera lost\"\nwait 5\ndrag-base Hex 44 20\nwait 3\n", cam);
   if (run.skipped) SKIP_OR_FAIL("no window");

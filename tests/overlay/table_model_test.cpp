@@ -9,6 +9,7 @@
 #include <random>
 
 #include "fixtures.hpp"
+#include "test_paths.hpp"
 
 namespace duels::overlay {
 namespace {
@@ -104,7 +105,7 @@ TEST(TableModel, MoveWorldSortsBasesByTeam) {
 
 TEST(TableModel, SceneGivesPositionsByFigureName) {
   const Scene scene =
-      load_scene_file(DUELS_SOURCE_DIR "/assets/scenes/demo_table.yaml",
+      load_scene_file(duels_test::source_dir() + "/assets/scenes/demo_table.yaml",
                       [](std::string_view n) { return testing::library().find_figure(n); });
   MatchSetup setup = razor_vs_hex({1, 1}, {2, 2});
   for (auto& t : setup.teams)

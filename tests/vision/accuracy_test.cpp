@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "duels/geometry.hpp"
+#include "test_paths.hpp"
 #include "vision/markerless.hpp"
 #include "vision/pipeline.hpp"
 #include "vision/render.hpp"
@@ -405,7 +406,7 @@ TEST(Accuracy, MarkerlessWholeTableAt1080p) {
 // `duels track --markerless`: the player names each base once by where it stands; the names
 // stay with the bases through the demo's moves and its hand sweep.
 TEST(Markerless, NamedOnceByPlaceAndKeptThroughTheDemo) {
-  SceneRenderer renderer(load_named_scene("demo", std::string(DUELS_SOURCE_DIR) + "/assets"));
+  SceneRenderer renderer(load_named_scene("demo", duels_test::source_dir() + "/assets"));
   MarkerlessPipeline pipeline(renderer.plane());
   pipeline.name_near({17, 11}, "Razor");
   pipeline.name_near({40, 31}, "Gridlock");

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "test_paths.hpp"
 #include "vision/render.hpp"
 #include "vision/scene.hpp"
 
@@ -14,7 +15,7 @@ namespace duels::vision {
 namespace {
 
 SceneSpec demo_scene(double noise, int supersample) {
-  SceneSpec s = load_named_scene("demo", std::string(DUELS_SOURCE_DIR) + "/assets");
+  SceneSpec s = load_named_scene("demo", duels_test::source_dir() + "/assets");
   s.look.noise_sigma = noise;
   s.look.supersample = supersample;
   // A smaller picture keeps the test quick; the scene's motion is unchanged.

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "test_paths.hpp"
 #include "vision/markers.hpp"
 #include "vision/pipeline.hpp"
 #include "vision/render.hpp"
@@ -15,8 +16,8 @@ namespace duels::vision {
 namespace {
 
 TEST(Markers, RealCharucoPhotoHasAll17Markers) {
-  const cv::Mat image = cv::imread(std::string(DUELS_TEST_DATA_DIR) + "/charuco-board-photo.jpg",
-                                   cv::IMREAD_GRAYSCALE);
+  const cv::Mat image =
+      cv::imread(duels_test::test_data_dir() + "/charuco-board-photo.jpg", cv::IMREAD_GRAYSCALE);
   ASSERT_FALSE(image.empty());
   for (bool aruco3 : {false, true}) {
     DetectorOptions o;

@@ -3,13 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "test_paths.hpp"
 #include "vision/render.hpp"
 #include "vision/scene.hpp"
 
 namespace duels::vision {
 namespace {
 
-const std::string kAssets = std::string(DUELS_SOURCE_DIR) + "/assets";
+const std::string kAssets = duels_test::source_dir() + "/assets";
 
 std::string minimal(const std::string& bases) {
   return "schema_version: 1\n"
