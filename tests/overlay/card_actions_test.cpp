@@ -21,6 +21,9 @@ const CardAction* find(const std::vector<CardAction>& actions, const std::string
   });
   return it == actions.end() ? nullptr : &*it;
 }
+// `actions()` returns a new list: a pointer into it must not outlive it (AddressSanitizer caught
+// one that did), so looking into a temporary list does not compile.
+const CardAction* find(std::vector<CardAction>&& actions, const std::string& label_start) = delete;
 
 TEST(CardActions, EncountersDiceFacesLockAndMatchAreClicks) {
   TempDir dir;
@@ -100,13 +103,15 @@ TEST(CardActions, SrtcgRunIsClicks) {
   // Set-up is typed, then the start is a click.
   for (const char* line : {"player Ann", "player Bob"})
     ASSERT_TRUE(t->send(line));
-  const CardAction* starts = find(t->actions(), "Ann starts");
+  const auto at_start = t->actions();
+  const CardAction* starts = find(at_start, "Ann starts");
   ASSERT_NE(starts, nullptr);
   EXPECT_EQ(starts->line, "start Ann");
   const auto lines = testing::srtcg_to_the_run();
   for (std::size_t i = 2; i < lines.size(); ++i) {
     if (lines[i] == "payday") {  // the Credstick phase's click
-      const CardAction* pay = find(t->actions(), "payday");
+      const auto credstick = t->actions();
+      const CardAction* pay = find(credstick, "payday");
       ASSERT_NE(pay, nullptr) << i;
       EXPECT_EQ(pay->line, "payday");
     }
@@ -144,7 +149,8 @@ TEST(CardActions, SrtcgRunIsClicks) {
   actions = t->actions();
   ASSERT_NE(find(actions, "pull out"), nullptr);
   ASSERT_TRUE(t->send(find(actions, "continue")->line));
-  ASSERT_TRUE(t->send(find(t->actions(), "take the Objective")->line));
+  actions = t->actions();
+  ASSERT_TRUE(t->send(find(actions, "take the Objective")->line));
   EXPECT_NE(t->state_text().find("Game over: Ann wins"), std::string::npos) << t->state_text();
   EXPECT_TRUE(t->actions().empty());
   EXPECT_EQ(t->commands(), before + 5);
@@ -152,7 +158,8 @@ TEST(CardActions, SrtcgRunIsClicks) {
   ASSERT_TRUE(t->send("undo"));
   ASSERT_TRUE(t->send("undo"));
   EXPECT_EQ(t->commands(), before + 3);
-  EXPECT_NE(find(t->actions(), "continue"), nullptr);
+  actions = t->actions();
+  EXPECT_NE(find(actions, "continue"), nullptr);
 }
 
 TEST(CardActions, TheSelectionFillsItsLine) {
