@@ -18,9 +18,13 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include "files.hpp"
 #include "test_paths.hpp"
 
 namespace {
+
+using duels_test::slurp;
+using duels_test::spit;
 
 namespace fs = std::filesystem;
 
@@ -41,18 +45,6 @@ Outcome run(const std::string& env, const std::string& args, bool stderr_too = t
   // popen runs a shell: a child killed by a signal shows as exit 128+N.
   if (r.code > 128) r.signal = r.code - 128;
   return r;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void spit(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
 }
 
 struct Sandbox {

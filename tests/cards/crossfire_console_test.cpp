@@ -4,30 +4,20 @@
 
 #include "cards/crossfire/console.hpp"
 #include "cards/crossfire/rules.hpp"
+#include "crossfire_fixtures.hpp"
 
 namespace duels::cards::crossfire {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::book_console;
+using testing::contains;
 
-/// A console with the book's two metatypes, set up for a 2-runner Crossfire mission.
 Console started() {
-  Console c({{"Human", std::nullopt, 4, std::nullopt}, {"Dwarf", 5, 2, 5}});
-  for (const char* line :
-       {"mission crossfire bring-it-on", "runner Cal dwarf black,blue",
-        "runner Rob Human green,red hp=4 nuyen=3", "start Cal",
-        "flip Deckhead=2,green,1,red attack:1 nuyen:2; Out of Ammo=black,3 colour:black nuyen:1",
-        "begin"}) {
-    const auto reply = c.handle(line);
-    EXPECT_TRUE(reply.ok) << line << ": " << reply.text;
-  }
-  return c;
+  return testing::started("crossfire bring-it-on");
 }
 
 TEST(CrossfireConsole, MetatypeTableFillsRunners) {
-  Console c({{"Human", std::nullopt, 4, std::nullopt}, {"Dwarf", 5, 2, 5}});
+  Console c = book_console();
   ASSERT_TRUE(c.handle("runner Cal Dwarf street-samurai").ok);
   const Runner& cal = c.session().state().runners[0];
   EXPECT_EQ(cal.hp, 5);

@@ -5,30 +5,20 @@
 #include "cards/crossfire/console.hpp"
 #include "cards/crossfire/json.hpp"
 #include "cards/crossfire/rules.hpp"
+#include "crossfire_fixtures.hpp"
 
 namespace duels::cards::crossfire {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::book_console;
+using testing::contains;
 
-/// A two-runner Crossfire mission in its first turn, two obstacles facing Cal.
 Console started() {
-  Console c({{"Human", std::nullopt, 4, std::nullopt}, {"Dwarf", 5, 2, 5}});
-  for (const char* line :
-       {"mission crossfire", "runner Cal dwarf black,blue",
-        "runner Rob Human green,red hp=4 nuyen=3", "start Cal",
-        "flip Deckhead=2,green,1,red attack:1 nuyen:2; Out of Ammo=black,3 colour:black nuyen:1",
-        "begin"}) {
-    const auto reply = c.handle(line);
-    EXPECT_TRUE(reply.ok) << line << ": " << reply.text;
-  }
-  return c;
+  return testing::started("crossfire");
 }
 
 TEST(CrossfireLines, RequiresSpellInTheSceneEndBuyRound) {
-  Console c({{"Human", std::nullopt, 4, std::nullopt}, {"Dwarf", 5, 2, 5}});
+  Console c = book_console();
   for (const char* line :
        {"mission crossfire", "runner Cal dwarf black,blue",
         "runner Rob Human green,red hp=4 nuyen=3", "start Cal", "flip Only=1 faces:Cal", "begin",

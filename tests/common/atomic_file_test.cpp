@@ -11,17 +11,13 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "files.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using duels_test::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+namespace fs = std::filesystem;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d =

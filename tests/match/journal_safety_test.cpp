@@ -13,12 +13,16 @@
 #include "duels/assets.hpp"
 #include "duels/autoplay.hpp"
 #include "duels/loadout.hpp"
+#include "files.hpp"
 #include "match/duels_match.hpp"
 #include "match/srtcg_session.hpp"
 #include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
+
+using duels_test::slurp;
+using duels_test::spit;
 
 namespace fs = std::filesystem;
 
@@ -27,18 +31,6 @@ fs::path fresh_dir(const std::string& name) {
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream b;
-  b << in.rdbuf();
-  return b.str();
-}
-
-void spit(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
 }
 
 struct BudgetReset {

@@ -11,11 +11,15 @@
 #include "duels/assets.hpp"
 #include "duels/autoplay.hpp"
 #include "duels/loadout.hpp"
+#include "files.hpp"
 #include "match/duels_match.hpp"
 #include "test_paths.hpp"
 
 namespace duels::match {
 namespace {
+
+using duels_test::slurp;
+using duels_test::spit;
 
 namespace fs = std::filesystem;
 
@@ -27,18 +31,6 @@ std::string temp_path(const std::string& name) {
   fs::remove(p.string() + ".damaged");
   fs::remove(p.string() + ".torn");
   return p.string();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream b;
-  b << in.rdbuf();
-  return b.str();
-}
-
-void spit(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
 }
 
 MatchSetup sample_setup() {
