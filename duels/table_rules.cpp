@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 
 #include "common/names.hpp"
 
@@ -76,10 +77,41 @@ Obstacles line_of_fire_blockers(const GameState& s, FigureId attacker, FigureId 
   return others;
 }
 
-Measurement measure_from_positions(const GameState& s, FigureId attacker, FigureId target) {
+namespace {
+
+// Bit for bit (so -0.0 and 0.0, which atan2 tells apart, are not taken for each other).
+bool same_bits(const Disc& x, const Disc& y) {
+  return std::memcmp(&x.centre.x, &y.centre.x, sizeof(double)) == 0 &&
+         std::memcmp(&x.centre.y, &y.centre.y, sizeof(double)) == 0 &&
+         std::memcmp(&x.radius_in, &y.radius_in, sizeof(double)) == 0;
+}
+
+// Whether `others` is what line_of_fire_blockers(s, attacker, target) would build, compared in
+// place (nothing is copied or allocated).
+bool same_blockers(const GameState& s, FigureId attacker, FigureId target,
+                   const Obstacles& others) {
+  std::size_t i = 0;
+  for (const auto& t : s.terrain) {
+    if (!t.shape) continue;
+    if (i >= others.size() || others[i].id != t.id || !(others[i].shape == *t.shape)) return false;
+    ++i;
+  }
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (o == attacker || o == target || f.eliminated || !f.position) continue;
+    if (i >= others.size()) return false;
+    const Obstacle& ob = others[i++];
+    if (ob.id != f.def.name || ob.shape.kind != Shape::Kind::Circle || !ob.shape.polygon.empty() ||
+        !same_bits(ob.shape.circle, base_disc(f)))
+      return false;
+  }
+  return i == others.size();
+}
+
+Measurement measure_uncached(const GameState& s, FigureId attacker, FigureId target,
+                             const Obstacles& others) {
   const auto& a = fig(s, attacker);
   const auto& t = fig(s, target);
-  const Obstacles others = line_of_fire_blockers(s, attacker, target);
   const LineOfFireResult lof = line_of_fire(base_disc(a), base_disc(t), others);
   Measurement m{
       std::max(0.0, gap_in(base_disc(a), base_disc(t))), a.def.base_diameter_in, lof.clear, {}};
@@ -91,6 +123,44 @@ Measurement measure_from_positions(const GameState& s, FigureId attacker, Figure
       m.blockers.push_back(others[b].id);
   }
   return m;
+}
+
+}  // namespace
+
+Measurement measure_from_positions(const GameState& s, FigureId attacker, FigureId target) {
+  const auto& a = fig(s, attacker);
+  const auto& t = fig(s, target);
+  // The built-in opponent measures an attack before declaring it and the engine measures it
+  // again; an opponent's turn measures the same pair after each of its attacks. The last few
+  // measurements made on this thread are kept and handed out again while the two bases and
+  // everything that may block them are the same (line_of_fire is a pure function of these), so
+  // the answer is the one a fresh measurement gives.
+  struct Entry {
+    bool used = false;
+    Disc a;
+    Disc t;
+    Obstacles others;
+    Measurement m;
+  };
+  constexpr std::size_t kEntries = 4;
+  thread_local std::array<Entry, kEntries> cache;
+  thread_local std::size_t next = 0;
+  const Disc da = base_disc(a);
+  const Disc dt = base_disc(t);
+  for (const Entry& e : cache) {
+    if (e.used && same_bits(e.a, da) && same_bits(e.t, dt) &&
+        same_blockers(s, attacker, target, e.others))
+      return e.m;
+  }
+  Entry& e = cache[next];
+  next = (next + 1) % kEntries;
+  e.used = false;
+  e.others = line_of_fire_blockers(s, attacker, target);
+  e.m = measure_uncached(s, attacker, target, e.others);
+  e.a = da;
+  e.t = dt;
+  e.used = true;
+  return e.m;
 }
 
 MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
