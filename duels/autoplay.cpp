@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <numbers>
 #include <tuple>
@@ -83,6 +84,56 @@ std::vector<FigureId> nearest_enemies(const GameState& s, FigureId me, std::size
   return out;
 }
 
+bool pack_query(const OddsQuery& q, OddsCache::Key& key);
+
+// A choice among subsets of `cand` added to `q` (packed as OddsCache::ChoiceKey); false when it
+// does not fit (then the choice is searched every time).
+bool pack_choice(RollPurpose purpose, const OddsQuery& q, const FigureState& f,
+                 const std::vector<DieId>& cand, std::uint32_t n, std::uint64_t legal,
+                 OddsCache::ChoiceKey& key) {
+  OddsCache::Key base;
+  if (!pack_query(q, base)) return false;
+  auto& v = key.v;
+  std::size_t at = 0;
+  v[at++] = static_cast<std::uint16_t>(purpose);
+  for (std::uint16_t x : base.v)
+    v[at++] = x;
+  v[at++] = static_cast<std::uint16_t>(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const dice::Die& d = f.dice[static_cast<std::size_t>(cand[i])].die;
+    if (d.sides < 0 || d.sides > 1000) return false;
+    v[at++] = static_cast<std::uint16_t>(static_cast<int>(d.colour) * 2048 + d.sides * 2 +
+                                         (d.ace ? 1 : 0));
+  }
+  for (int w = 0; w < 4; ++w)
+    v[at++] = static_cast<std::uint16_t>(legal >> (16U * static_cast<unsigned>(w)));
+  return true;
+}
+
+// Which subsets of the first n candidates the rules allow for `purpose` (bit `mask`).
+std::uint64_t legal_subsets(const GameState& s, const FigureState& f,
+                            const std::vector<DieId>& cand, std::uint32_t n, RollPurpose purpose,
+                            double gap_in, double chord_in, std::vector<dice::Die>& dice) {
+  std::uint64_t legal = 0;
+  for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
+    dice.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if ((mask >> i) & 1U) dice.push_back(f.dice[static_cast<std::size_t>(cand[i])].die);
+    }
+    if (roll_colours_ok(f, dice, purpose, gap_in, chord_in, s.options))
+      legal |= std::uint64_t{1} << mask;
+  }
+  return legal;
+}
+
+std::vector<DieId> subset_of(const std::vector<DieId>& cand, std::uint32_t mask) {
+  std::vector<DieId> ids;
+  for (std::uint32_t i = 0; i < cand.size() && i < 32; ++i) {
+    if ((mask >> i) & 1U) ids.push_back(cand[i]);
+  }
+  return ids;
+}
+
 // The attack subset with the most expected clicks (against no dodge, to stay quick).
 std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, FigureId target,
                                               const Measurement& m, OddsCache& cache) {
@@ -92,30 +143,36 @@ std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, F
   const auto& t = fig(s, target);
   OddsQuery q{a.value(DialKind::Weapon), t.value(DialKind::Body), {}, {}, t.shields(),
               a.def.damage_bonus};
-  std::optional<std::vector<DieId>> best;
-  double best_e = 0;
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
-  std::vector<DieId> ids;  // reused: the search allocates nothing per subset
-  ids.reserve(n);
   q.attack.reserve(n);
+  const std::uint64_t legal =
+      legal_subsets(s, a, cand, n, RollPurpose::Attack, m.gap_in, m.chord_in, q.attack);
+  q.attack.clear();
+  OddsCache::ChoiceKey key;
+  const bool keyed = pack_choice(RollPurpose::Attack, q, a, cand, n, legal, key);
+  if (keyed) {
+    if (auto chosen = cache.find_choice(key)) {
+      if (*chosen == 0) return std::nullopt;
+      return subset_of(cand, *chosen);
+    }
+  }
+  std::uint32_t best = 0;
+  double best_e = 0;
   for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
-    ids.clear();
+    if (((legal >> mask) & 1U) == 0) continue;
     q.attack.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
-      if ((mask >> i) & 1U) {
-        ids.push_back(cand[i]);
-        q.attack.push_back(a.dice[static_cast<std::size_t>(cand[i])].die);
-      }
+      if ((mask >> i) & 1U) q.attack.push_back(a.dice[static_cast<std::size_t>(cand[i])].die);
     }
-    if (!roll_colours_ok(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options))
-      continue;
     const double e = cache.expected_clicks(q);
     if (e > best_e + 1e-12) {
       best_e = e;
-      best = ids;
+      best = mask;
     }
   }
-  return best;
+  if (keyed) cache.keep_choice(key, static_cast<std::uint8_t>(best));
+  if (best == 0) return std::nullopt;
+  return subset_of(cand, best);
 }
 
 std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p, OddsCache& cache) {
@@ -132,30 +189,32 @@ std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p, OddsCa
               {},
               d.shields(),
               a.def.damage_bonus};
-  std::vector<DieId> best;
-  double best_e = cache.expected_clicks(q);
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
-  std::vector<DieId> ids;  // reused: the search allocates nothing per subset
-  ids.reserve(n);
   q.dodge.reserve(n);
+  const std::uint64_t legal = legal_subsets(s, d, cand, n, RollPurpose::Dodge, 0, 0, q.dodge);
+  q.dodge.clear();
+  OddsCache::ChoiceKey key;
+  const bool keyed = pack_choice(RollPurpose::Dodge, q, d, cand, n, legal, key);
+  if (keyed) {
+    if (auto chosen = cache.find_choice(key)) return subset_of(cand, *chosen);
+  }
+  std::uint32_t best = 0;
+  double best_e = cache.expected_clicks(q);
   for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
-    ids.clear();
+    if (((legal >> mask) & 1U) == 0) continue;
     q.dodge.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
-      if ((mask >> i) & 1U) {
-        ids.push_back(cand[i]);
-        q.dodge.push_back(d.dice[static_cast<std::size_t>(cand[i])].die);
-      }
+      if ((mask >> i) & 1U) q.dodge.push_back(d.dice[static_cast<std::size_t>(cand[i])].die);
     }
-    if (!roll_colours_ok(d, q.dodge, RollPurpose::Dodge, 0, 0, s.options)) continue;
     // Dodge dice are spent for the round: take a bigger dodge only if it saves a real amount.
-    const double e = cache.expected_clicks(q) + 0.05 * static_cast<double>(ids.size());
+    const double e = cache.expected_clicks(q) + 0.05 * static_cast<double>(std::popcount(mask));
     if (e < best_e - 1e-12) {
       best_e = e;
-      best = ids;
+      best = mask;
     }
   }
-  return best;
+  if (keyed) cache.keep_choice(key, static_cast<std::uint8_t>(best));
+  return subset_of(cand, best);
 }
 
 // Where damage hurts least (defender) or most (attacker with a Called Shot): bullet holes
@@ -291,6 +350,15 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
 }
 
 }  // namespace
+
+std::size_t OddsCache::ChoiceKeyHash::operator()(const ChoiceKey& k) const {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (std::uint16_t x : k.v) {
+    h ^= x;
+    h *= 1099511628211ULL;
+  }
+  return static_cast<std::size_t>(h ^ (h >> 29U));
+}
 
 std::size_t OddsCache::KeyHash::operator()(const Key& k) const {
   std::uint64_t h = 1469598103934665603ULL;
