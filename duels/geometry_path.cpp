@@ -603,6 +603,10 @@ struct MoveGraph {
     const Vec2 s = mover.centre;
     auto near = [&](double d) { return d <= max_len; };
     // Rings: grown circles and the convex corners of polygons, if a move could reach them.
+    std::size_t corners = 0;
+    for (const GrownPolygon& p : polys)
+      corners += p.pts.size();
+    rings.reserve(circles.size() + corners);
     for (std::size_t k = 0; k < circles.size(); ++k) {
       Ring rg;
       rg.c = circles[k].c;
@@ -688,7 +692,15 @@ struct MoveGraph {
         }
       }
     }
-    // Arcs between neighbouring nodes on each ring.
+    // Arcs between neighbouring nodes on each ring (each ring's list sized once).
+    {
+      std::vector<int> on_ring(rings.size(), 0);
+      for (const Node& n : nodes) {
+        if (n.ring >= 0) ++on_ring[static_cast<std::size_t>(n.ring)];
+      }
+      for (std::size_t ri = 0; ri < rings.size(); ++ri)
+        rings[ri].nodes.reserve(static_cast<std::size_t>(on_ring[ri]));
+    }
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const Node& n = nodes[i];
       if (n.ring >= 0)
@@ -751,7 +763,10 @@ struct MoveGraph {
     parent.assign(n, -1);
     parent_edge.assign(n, {});
     using Item = std::pair<double, int>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+    std::vector<Item> heap;
+    heap.reserve(adj_edges.size() / 2 + 1);
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue(std::greater<>{},
+                                                                       std::move(heap));
     dist[0] = 0;
     queue.emplace(0.0, 0);
     while (!queue.empty()) {

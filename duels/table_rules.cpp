@@ -177,6 +177,38 @@ MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
   return w;
 }
 
+namespace {
+
+// Whether `w` == move_obstacles_of(s, mover), compared in place (nothing is built).
+bool same_world(const GameState& s, FigureId mover, const MoveObstacles& w) {
+  if (!(w.table == s.table.bounds)) return false;
+  std::size_t i = 0;
+  for (const auto& t : s.terrain) {
+    if (!t.shape) continue;
+    if (i >= w.terrain.size() || w.terrain[i].id != t.id || !(w.terrain[i].shape == *t.shape))
+      return false;
+    ++i;
+  }
+  if (i != w.terrain.size()) return false;
+  const TeamId team = fig(s, mover).team;
+  std::size_t friendly = 0;
+  std::size_t opposing = 0;
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (o == mover || f.eliminated || !f.position) continue;
+    const Obstacles& list = f.team == team ? w.friendly_bases : w.opposing_bases;
+    std::size_t& at = f.team == team ? friendly : opposing;
+    if (at >= list.size()) return false;
+    const Obstacle& ob = list[at++];
+    if (ob.id != f.def.name ||
+        !(ob.shape == Shape::make_circle(base_disc(f).centre, base_disc(f).radius_in)))
+      return false;
+  }
+  return friendly == w.friendly_bases.size() && opposing == w.opposing_bases.size();
+}
+
+}  // namespace
+
 MoveField move_field_of(const GameState& s, FigureId mover) {
   // Exact reuse: an entry serves only a mover disc and a world equal to the ones it was built
   // for, so the answers are those of a fresh field.
@@ -189,10 +221,10 @@ MoveField move_field_of(const GameState& s, FigureId mover) {
   thread_local std::array<Entry, kEntries> cache;
   thread_local std::size_t next = 0;
   const Disc disc = base_disc(fig(s, mover));
-  MoveObstacles world = move_obstacles_of(s, mover);
   for (const Entry& e : cache) {
-    if (e.field && e.disc == disc && e.world == world) return *e.field;
+    if (e.field && e.disc == disc && same_world(s, mover, e.world)) return *e.field;
   }
+  MoveObstacles world = move_obstacles_of(s, mover);
   Entry& e = cache[next];
   next = (next + 1) % kEntries;
   e.field.emplace(disc, world);
@@ -212,7 +244,6 @@ MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allow
   const Disc disc = base_disc(f);
   const Vec2 goal{to.x, to.y};
   out.straight_in = norm(goal - disc.centre);
-  const MoveObstacles world = move_obstacles_of(s, figure);
   const MoveField field = move_field_of(s, figure);
   if (!field.start_problem().empty()) {
     out.reason = fmt::format("{} can't move: {}", name, field.start_problem());
@@ -247,6 +278,7 @@ MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allow
   out.length_in = out.path.length_in;
   if (out.length_in > out.straight_in + 1e-6) {
     // Name what the straight line runs into: terrain and opposing bases grown by the radius.
+    const MoveObstacles world = move_obstacles_of(s, figure);
     const Segment straight{disc.centre, goal};
     std::vector<std::pair<double, std::string>> hit;
     auto consider = [&](const Obstacles& obs) {
