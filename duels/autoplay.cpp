@@ -277,9 +277,18 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   std::array<Vec2, 24> spots{};
   std::array<bool, 24> legal{};
   std::array<bool, 24> straight{};
+  // The 24 directions, worked out once (the same values each time).
+  static const std::array<Vec2, 24> kDirections = [] {
+    std::array<Vec2, 24> d{};
+    for (int k = 0; k < 24; ++k) {
+      const double a = 2 * std::numbers::pi * k / 24;
+      d[static_cast<std::size_t>(k)] = Vec2{std::cos(a), std::sin(a)};
+    }
+    return d;
+  }();
   for (int k = 0; k < 24; ++k) {
-    const double a = 2 * std::numbers::pi * k / 24;
-    spots[static_cast<std::size_t>(k)] = goal_disc.centre + Vec2{std::cos(a), std::sin(a)} * ring;
+    spots[static_cast<std::size_t>(k)] =
+        goal_disc.centre + kDirections[static_cast<std::size_t>(k)] * ring;
     legal[static_cast<std::size_t>(k)] = field.legal_end(spots[static_cast<std::size_t>(k)]);
     straight[static_cast<std::size_t>(k)] =
         legal[static_cast<std::size_t>(k)] &&
