@@ -235,6 +235,38 @@ struct Edge {
   double sweep = 0;  // signed arc angle
 };
 
+// The lists a visibility graph grows while it is built. A graph hands them back when it goes
+// and the next graph built on the thread starts from them, empty but with their room kept, so
+// building a graph rarely allocates.
+struct GraphLists {
+  std::vector<Ring> rings;
+  std::vector<Node> nodes;
+  std::vector<std::pair<int, Edge>> edges;
+  std::vector<int> adj_start;
+  std::vector<Edge> adj_edges;
+  std::vector<double> dist;
+  std::vector<int> parent;
+  std::vector<Edge> parent_edge;
+  std::vector<std::pair<double, int>> heap;
+};
+
+// Set while this thread's pool exists (a plain flag: still readable while thread-locals with
+// graphs in them are torn down after the pool).
+thread_local bool graph_pool_alive = false;
+
+struct GraphPool {
+  std::vector<GraphLists> free;
+  GraphPool() { graph_pool_alive = true; }
+  ~GraphPool() { graph_pool_alive = false; }
+  GraphPool(const GraphPool&) = delete;
+  GraphPool& operator=(const GraphPool&) = delete;
+};
+
+GraphPool& graph_pool() {
+  thread_local GraphPool pool;
+  return pool;
+}
+
 struct MoveGraph {
   Disc mover;
   double r = 0;
@@ -599,7 +631,59 @@ struct MoveGraph {
     std::call_once(graph_once, [this] { const_cast<MoveGraph*>(this)->build_graph(); });
   }
 
+  // Takes empty lists with room from the thread's pool (the graph's own lists are still empty).
+  void take_lists() {
+    auto& free = graph_pool().free;
+    if (free.empty()) {
+      lists_taken = true;  // hand this graph's lists to the pool when it goes
+      return;
+    }
+    GraphLists l = std::move(free.back());
+    free.pop_back();
+    // What the graph already holds (the start node) moves into the pooled list.
+    auto take = [](auto& mine, auto& theirs) {
+      theirs.clear();
+      theirs.insert(theirs.end(), mine.begin(), mine.end());
+      mine.swap(theirs);
+    };
+    take(rings, l.rings);
+    take(nodes, l.nodes);
+    take(edges, l.edges);
+    take(adj_start, l.adj_start);
+    take(adj_edges, l.adj_edges);
+    take(dist, l.dist);
+    take(parent, l.parent);
+    take(parent_edge, l.parent_edge);
+    take(heap_store, l.heap);
+    lists_taken = true;
+  }
+
+  ~MoveGraph() {
+    if (!lists_taken || !graph_pool_alive) return;
+    auto& free = graph_pool().free;
+    if (free.size() >= 8) return;
+    GraphLists l;
+    l.rings = std::move(rings);
+    l.nodes = std::move(nodes);
+    l.edges = std::move(edges);
+    l.adj_start = std::move(adj_start);
+    l.adj_edges = std::move(adj_edges);
+    l.dist = std::move(dist);
+    l.parent = std::move(parent);
+    l.parent_edge = std::move(parent_edge);
+    l.heap = std::move(heap_store);
+    free.push_back(std::move(l));
+  }
+
+  MoveGraph() = default;
+  MoveGraph(const MoveGraph&) = delete;
+  MoveGraph& operator=(const MoveGraph&) = delete;
+
+  bool lists_taken = false;
+  std::vector<std::pair<double, int>> heap_store;  // Dijkstra's heap (its room is kept)
+
   void build_graph() {
+    take_lists();
     const Vec2 s = mover.centre;
     auto near = [&](double d) { return d <= max_len; };
     // Rings: grown circles and the convex corners of polygons, if a move could reach them.
@@ -751,9 +835,12 @@ struct MoveGraph {
     for (std::size_t i = 0; i < n; ++i)
       adj_start[i + 1] += adj_start[i];
     adj_edges.resize(edges.size());
-    std::vector<int> fill(adj_start.begin(), adj_start.end() - 1);
+    // adj_start[u] serves as u's fill point (ending at u + 1's start), then moves back.
     for (const auto& [from, e] : edges)
-      adj_edges[static_cast<std::size_t>(fill[static_cast<std::size_t>(from)]++)] = e;
+      adj_edges[static_cast<std::size_t>(adj_start[static_cast<std::size_t>(from)]++)] = e;
+    for (std::size_t i = n; i > 0; --i)
+      adj_start[i] = adj_start[i - 1];
+    adj_start[0] = 0;
   }
 
   void dijkstra() {
@@ -762,16 +849,18 @@ struct MoveGraph {
     dist.assign(n, kInf);
     parent.assign(n, -1);
     parent_edge.assign(n, {});
-    using Item = std::pair<double, int>;
-    std::vector<Item> heap;
-    heap.reserve(adj_edges.size() / 2 + 1);
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue(std::greater<>{},
-                                                                       std::move(heap));
+    // A binary min-heap kept in heap_store (what std::priority_queue with std::greater does,
+    // step for step, in a list whose room is kept).
+    auto& heap = heap_store;
+    const std::greater<> later;
+    heap.clear();
     dist[0] = 0;
-    queue.emplace(0.0, 0);
-    while (!queue.empty()) {
-      const auto [d, u] = queue.top();
-      queue.pop();
+    heap.emplace_back(0.0, 0);
+    std::push_heap(heap.begin(), heap.end(), later);
+    while (!heap.empty()) {
+      const auto [d, u] = heap.front();
+      std::pop_heap(heap.begin(), heap.end(), later);
+      heap.pop_back();
       if (d > dist[static_cast<std::size_t>(u)]) continue;
       const auto first = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u)]);
       const auto last = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u) + 1]);
@@ -782,7 +871,8 @@ struct MoveGraph {
           dist[static_cast<std::size_t>(e.to)] = nd;
           parent[static_cast<std::size_t>(e.to)] = u;
           parent_edge[static_cast<std::size_t>(e.to)] = e;
-          queue.emplace(nd, e.to);
+          heap.emplace_back(nd, e.to);
+          std::push_heap(heap.begin(), heap.end(), later);
         }
       }
     }
