@@ -271,8 +271,9 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   const MoveField field = move_field_of(s, me);
   // The reachable spot next to the target with the shortest way there (the first of the 24 on
   // a tie). Spots reached in a straight line come first: their distance is the straight one
-  // and needs no path graph; a spot behind something is then worked out only when its straight
-  // distance (a lower bound on any way there) could still match the best.
+  // (norm from the field's start, what distance_to answers for them) and needs no path graph; a
+  // spot behind something is then worked out only when its straight distance (a lower bound on any
+  // way there) could still match the best.
   const double ring = goal_disc.radius_in + disc.radius_in + 0.5;
   std::array<Vec2, 24> spots{};
   std::array<bool, 24> legal{};
@@ -306,7 +307,7 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   };
   for (int k = 0; k < 24; ++k) {
     if (straight[static_cast<std::size_t>(k)])
-      offer(k, field.distance_to(spots[static_cast<std::size_t>(k)]));
+      offer(k, norm(spots[static_cast<std::size_t>(k)] - field.mover().centre));
   }
   int hint = -1;
   for (int k = 0; k < 24; ++k) {

@@ -521,10 +521,11 @@ struct MoveGraph {
   }
 
   // try_run between two terrain rings, with the terrain part taken from the thread's cache.
-  void try_terrain_run(Vec2 p, int ring_p, Vec2 q, int ring_q, int tangent) {
+  // `run` is the cache's entry for this run (this radius, these two terrain rings, this one of
+  // their common tangents).
+  void try_terrain_run(Vec2 p, int ring_p, Vec2 q, int ring_q, TerrainRun& run) {
     const Ring& rp = rings[static_cast<std::size_t>(ring_p)];
     const Ring& rq = rings[static_cast<std::size_t>(ring_q)];
-    TerrainRun& run = terrain_run_cache().run(r, rp.terrain_id, rq.terrain_id, tangent);
     if (!run.known) {
       run.known = true;
       run.angle_p = geom::angle_of(p - rp.c);
@@ -743,8 +744,12 @@ struct MoveGraph {
         try_run(s, -1, rg.c + geom::unit(g + sgn * a) * rg.rho, ri, 0);
       }
     }
-    // Common tangents between rings.
+    // Common tangents between rings. Runs between two terrain rings come from the thread's
+    // cache (one list per base radius, looked up once here): a run it already knows to be cut
+    // by terrain taken in, or to leave the table, is passed over before its ends are worked out.
     const bool use_cache = use_cache_;
+    const auto kept_ids = static_cast<std::size_t>(use_cache ? terrain_run_cache().ids : 0);
+    TerrainRun* const kept_runs = kept_ids > 0 ? &terrain_run_cache().run(r, 0, 0, 0) : nullptr;
     for (std::size_t i = 0; i < rings.size(); ++i) {
       for (std::size_t j = i + 1; j < rings.size(); ++j) {
         const Ring& f = rings[i];
@@ -762,12 +767,24 @@ struct MoveGraph {
           const double sn = std::sqrt(std::max(0.0, 1 - cs * cs));
           for (double side : {1.0, -1.0}) {
             ++tangent;
+            TerrainRun* kept = nullptr;
+            if (kept_runs != nullptr && f.terrain_id >= 0 && h.terrain_id >= 0) {
+              kept = kept_runs +
+                     (static_cast<std::size_t>(f.terrain_id) * kept_ids +
+                      static_cast<std::size_t>(h.terrain_id)) *
+                         4 +
+                     static_cast<std::size_t>(tangent);
+              if (kept->known && (!kept->on_table || (kept->blocked_by & terrain_mask) != 0)) {
+                if (sn == 0) break;
+                continue;
+              }
+            }
             const Vec2 n = wh * cs + perp(wh) * (side * sn);
             // Line n·x = n·c_f − ρ_f touches f at c_f − ρ_f·n and h at c_h − s2·ρ_h·n.
             const Vec2 p = f.c - n * f.rho;
             const Vec2 q = h.c - n * (s2 * h.rho);
-            if (use_cache && f.terrain_id >= 0 && h.terrain_id >= 0) {
-              try_terrain_run(p, static_cast<int>(i), q, static_cast<int>(j), tangent);
+            if (kept != nullptr) {
+              try_terrain_run(p, static_cast<int>(i), q, static_cast<int>(j), *kept);
             } else {
               try_run(p, static_cast<int>(i), q, static_cast<int>(j), -1);
             }
