@@ -223,12 +223,13 @@ DialKind pick_dial(const FigureState& f, int clicks, bool hurt_most) {
   DialKind best = DialKind::Head;
   double best_score = 0;
   bool first = true;
+  FigureState g = f;  // one copy; only its dials change from try to try
   for (DialKind d : kAllDials) {
     const auto& positions = f.def.dial(d).positions;
     const int k = static_cast<int>(d);
     const int after = std::min<int>(f.dial[static_cast<std::size_t>(k)] + clicks,
                                     static_cast<int>(positions.size()) - 1);
-    FigureState g = f;
+    g.dial = f.dial;
     g.dial[static_cast<std::size_t>(k)] = after;
     const double lost = f.value(d) - g.value(d);
     const double score = (g.bullet_holes() >= 3 ? 1000 : 0) + g.bullet_holes() * 10.0 + lost +
