@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <numbers>
 #include <tuple>
@@ -83,6 +84,56 @@ std::vector<FigureId> nearest_enemies(const GameState& s, FigureId me, std::size
   return out;
 }
 
+bool pack_query(const OddsQuery& q, OddsCache::Key& key);
+
+// A choice among subsets of `cand` added to `q` (packed as OddsCache::ChoiceKey); false when it
+// does not fit (then the choice is searched every time).
+bool pack_choice(RollPurpose purpose, const OddsQuery& q, const FigureState& f,
+                 const std::vector<DieId>& cand, std::uint32_t n, std::uint64_t legal,
+                 OddsCache::ChoiceKey& key) {
+  OddsCache::Key base;
+  if (!pack_query(q, base)) return false;
+  auto& v = key.v;
+  std::size_t at = 0;
+  v[at++] = static_cast<std::uint16_t>(purpose);
+  for (std::uint16_t x : base.v)
+    v[at++] = x;
+  v[at++] = static_cast<std::uint16_t>(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const dice::Die& d = f.dice[static_cast<std::size_t>(cand[i])].die;
+    if (d.sides < 0 || d.sides > 1000) return false;
+    v[at++] = static_cast<std::uint16_t>(static_cast<int>(d.colour) * 2048 + d.sides * 2 +
+                                         (d.ace ? 1 : 0));
+  }
+  for (int w = 0; w < 4; ++w)
+    v[at++] = static_cast<std::uint16_t>(legal >> (16U * static_cast<unsigned>(w)));
+  return true;
+}
+
+// Which subsets of the first n candidates the rules allow for `purpose` (bit `mask`).
+std::uint64_t legal_subsets(const GameState& s, const FigureState& f,
+                            const std::vector<DieId>& cand, std::uint32_t n, RollPurpose purpose,
+                            double gap_in, double chord_in, std::vector<dice::Die>& dice) {
+  std::uint64_t legal = 0;
+  for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
+    dice.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if ((mask >> i) & 1U) dice.push_back(f.dice[static_cast<std::size_t>(cand[i])].die);
+    }
+    if (roll_colours_ok(f, dice, purpose, gap_in, chord_in, s.options))
+      legal |= std::uint64_t{1} << mask;
+  }
+  return legal;
+}
+
+std::vector<DieId> subset_of(const std::vector<DieId>& cand, std::uint32_t mask) {
+  std::vector<DieId> ids;
+  for (std::uint32_t i = 0; i < cand.size() && i < 32; ++i) {
+    if ((mask >> i) & 1U) ids.push_back(cand[i]);
+  }
+  return ids;
+}
+
 // The attack subset with the most expected clicks (against no dodge, to stay quick).
 std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, FigureId target,
                                               const Measurement& m, OddsCache& cache) {
@@ -92,30 +143,36 @@ std::optional<std::vector<DieId>> best_attack(const GameState& s, FigureId me, F
   const auto& t = fig(s, target);
   OddsQuery q{a.value(DialKind::Weapon), t.value(DialKind::Body), {}, {}, t.shields(),
               a.def.damage_bonus};
-  std::optional<std::vector<DieId>> best;
-  double best_e = 0;
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
-  std::vector<DieId> ids;  // reused: the search allocates nothing per subset
-  ids.reserve(n);
   q.attack.reserve(n);
+  const std::uint64_t legal =
+      legal_subsets(s, a, cand, n, RollPurpose::Attack, m.gap_in, m.chord_in, q.attack);
+  q.attack.clear();
+  OddsCache::ChoiceKey key;
+  const bool keyed = pack_choice(RollPurpose::Attack, q, a, cand, n, legal, key);
+  if (keyed) {
+    if (auto chosen = cache.find_choice(key)) {
+      if (*chosen == 0) return std::nullopt;
+      return subset_of(cand, *chosen);
+    }
+  }
+  std::uint32_t best = 0;
+  double best_e = 0;
   for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
-    ids.clear();
+    if (((legal >> mask) & 1U) == 0) continue;
     q.attack.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
-      if ((mask >> i) & 1U) {
-        ids.push_back(cand[i]);
-        q.attack.push_back(a.dice[static_cast<std::size_t>(cand[i])].die);
-      }
+      if ((mask >> i) & 1U) q.attack.push_back(a.dice[static_cast<std::size_t>(cand[i])].die);
     }
-    if (!roll_colours_ok(a, q.attack, RollPurpose::Attack, m.gap_in, m.chord_in, s.options))
-      continue;
     const double e = cache.expected_clicks(q);
     if (e > best_e + 1e-12) {
       best_e = e;
-      best = ids;
+      best = mask;
     }
   }
-  return best;
+  if (keyed) cache.keep_choice(key, static_cast<std::uint8_t>(best));
+  if (best == 0) return std::nullopt;
+  return subset_of(cand, best);
 }
 
 std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p, OddsCache& cache) {
@@ -132,30 +189,32 @@ std::vector<DieId> best_dodge(const GameState& s, const PendingAttack& p, OddsCa
               {},
               d.shields(),
               a.def.damage_bonus};
-  std::vector<DieId> best;
-  double best_e = cache.expected_clicks(q);
   const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(cand.size(), 6));
-  std::vector<DieId> ids;  // reused: the search allocates nothing per subset
-  ids.reserve(n);
   q.dodge.reserve(n);
+  const std::uint64_t legal = legal_subsets(s, d, cand, n, RollPurpose::Dodge, 0, 0, q.dodge);
+  q.dodge.clear();
+  OddsCache::ChoiceKey key;
+  const bool keyed = pack_choice(RollPurpose::Dodge, q, d, cand, n, legal, key);
+  if (keyed) {
+    if (auto chosen = cache.find_choice(key)) return subset_of(cand, *chosen);
+  }
+  std::uint32_t best = 0;
+  double best_e = cache.expected_clicks(q);
   for (std::uint32_t mask = 1; mask < (1U << n); ++mask) {
-    ids.clear();
+    if (((legal >> mask) & 1U) == 0) continue;
     q.dodge.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
-      if ((mask >> i) & 1U) {
-        ids.push_back(cand[i]);
-        q.dodge.push_back(d.dice[static_cast<std::size_t>(cand[i])].die);
-      }
+      if ((mask >> i) & 1U) q.dodge.push_back(d.dice[static_cast<std::size_t>(cand[i])].die);
     }
-    if (!roll_colours_ok(d, q.dodge, RollPurpose::Dodge, 0, 0, s.options)) continue;
     // Dodge dice are spent for the round: take a bigger dodge only if it saves a real amount.
-    const double e = cache.expected_clicks(q) + 0.05 * static_cast<double>(ids.size());
+    const double e = cache.expected_clicks(q) + 0.05 * static_cast<double>(std::popcount(mask));
     if (e < best_e - 1e-12) {
       best_e = e;
-      best = ids;
+      best = mask;
     }
   }
-  return best;
+  if (keyed) cache.keep_choice(key, static_cast<std::uint8_t>(best));
+  return subset_of(cand, best);
 }
 
 // Where damage hurts least (defender) or most (attacker with a Called Shot): bullet holes
@@ -164,12 +223,13 @@ DialKind pick_dial(const FigureState& f, int clicks, bool hurt_most) {
   DialKind best = DialKind::Head;
   double best_score = 0;
   bool first = true;
+  FigureState g = f;  // one copy; only its dials change from try to try
   for (DialKind d : kAllDials) {
     const auto& positions = f.def.dial(d).positions;
     const int k = static_cast<int>(d);
     const int after = std::min<int>(f.dial[static_cast<std::size_t>(k)] + clicks,
                                     static_cast<int>(positions.size()) - 1);
-    FigureState g = f;
+    g.dial = f.dial;
     g.dial[static_cast<std::size_t>(k)] = after;
     const double lost = f.value(d) - g.value(d);
     const double score = (g.bullet_holes() >= 3 ? 1000 : 0) + g.bullet_holes() * 10.0 + lost +
@@ -212,15 +272,25 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   const MoveField field = move_field_of(s, me);
   // The reachable spot next to the target with the shortest way there (the first of the 24 on
   // a tie). Spots reached in a straight line come first: their distance is the straight one
-  // and needs no path graph; a spot behind something is then worked out only when its straight
-  // distance (a lower bound on any way there) could still match the best.
+  // (norm from the field's start, what distance_to answers for them) and needs no path graph; a
+  // spot behind something is then worked out only when its straight distance (a lower bound on any
+  // way there) could still match the best.
   const double ring = goal_disc.radius_in + disc.radius_in + 0.5;
   std::array<Vec2, 24> spots{};
   std::array<bool, 24> legal{};
   std::array<bool, 24> straight{};
+  // The 24 directions, worked out once (the same values each time).
+  static const std::array<Vec2, 24> kDirections = [] {
+    std::array<Vec2, 24> d{};
+    for (int k = 0; k < 24; ++k) {
+      const double a = 2 * std::numbers::pi * k / 24;
+      d[static_cast<std::size_t>(k)] = Vec2{std::cos(a), std::sin(a)};
+    }
+    return d;
+  }();
   for (int k = 0; k < 24; ++k) {
-    const double a = 2 * std::numbers::pi * k / 24;
-    spots[static_cast<std::size_t>(k)] = goal_disc.centre + Vec2{std::cos(a), std::sin(a)} * ring;
+    spots[static_cast<std::size_t>(k)] =
+        goal_disc.centre + kDirections[static_cast<std::size_t>(k)] * ring;
     legal[static_cast<std::size_t>(k)] = field.legal_end(spots[static_cast<std::size_t>(k)]);
     straight[static_cast<std::size_t>(k)] =
         legal[static_cast<std::size_t>(k)] &&
@@ -238,7 +308,7 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   };
   for (int k = 0; k < 24; ++k) {
     if (straight[static_cast<std::size_t>(k)])
-      offer(k, field.distance_to(spots[static_cast<std::size_t>(k)]));
+      offer(k, norm(spots[static_cast<std::size_t>(k)] - field.mover().centre));
   }
   int hint = -1;
   for (int k = 0; k < 24; ++k) {
@@ -291,6 +361,15 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
 }
 
 }  // namespace
+
+std::size_t OddsCache::ChoiceKeyHash::operator()(const ChoiceKey& k) const {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (std::uint16_t x : k.v) {
+    h ^= x;
+    h *= 1099511628211ULL;
+  }
+  return static_cast<std::size_t>(h ^ (h >> 29U));
+}
 
 std::size_t OddsCache::KeyHash::operator()(const Key& k) const {
   std::uint64_t h = 1469598103934665603ULL;

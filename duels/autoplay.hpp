@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -38,8 +39,28 @@ class OddsCache {
     std::size_t operator()(const Key& k) const;
   };
 
+  /// A choice among subsets of candidate dice (the opponent's attack and dodge searches),
+  /// packed into numbers: what it is for, the query the subsets are added to, the candidate
+  /// dice in order, and which subsets the rules allow. The best subset is a function of these,
+  /// so a choice seen before is looked up instead of searched again.
+  struct ChoiceKey {
+    std::array<std::uint16_t, 56> v{};
+    friend bool operator==(const ChoiceKey&, const ChoiceKey&) = default;
+  };
+  struct ChoiceKeyHash {
+    std::size_t operator()(const ChoiceKey& k) const;
+  };
+  /// The chosen subset (bit i: candidate i) of a choice made before, if any.
+  [[nodiscard]] std::optional<std::uint8_t> find_choice(const ChoiceKey& k) const {
+    auto it = choices_.find(k);
+    if (it == choices_.end()) return std::nullopt;
+    return it->second;
+  }
+  void keep_choice(const ChoiceKey& k, std::uint8_t subset) { choices_.emplace(k, subset); }
+
  private:
   std::unordered_map<Key, double, KeyHash> map_;
+  std::unordered_map<ChoiceKey, std::uint8_t, ChoiceKeyHash> choices_;
 };
 
 /// The opponent. One instance plays every side.

@@ -235,6 +235,38 @@ struct Edge {
   double sweep = 0;  // signed arc angle
 };
 
+// The lists a visibility graph grows while it is built. A graph hands them back when it goes
+// and the next graph built on the thread starts from them, empty but with their room kept, so
+// building a graph rarely allocates.
+struct GraphLists {
+  std::vector<Ring> rings;
+  std::vector<Node> nodes;
+  std::vector<std::pair<int, Edge>> edges;
+  std::vector<int> adj_start;
+  std::vector<Edge> adj_edges;
+  std::vector<double> dist;
+  std::vector<int> parent;
+  std::vector<Edge> parent_edge;
+  std::vector<std::pair<double, int>> heap;
+};
+
+// Set while this thread's pool exists (a plain flag: still readable while thread-locals with
+// graphs in them are torn down after the pool).
+thread_local bool graph_pool_alive = false;
+
+struct GraphPool {
+  std::vector<GraphLists> free;
+  GraphPool() { graph_pool_alive = true; }
+  ~GraphPool() { graph_pool_alive = false; }
+  GraphPool(const GraphPool&) = delete;
+  GraphPool& operator=(const GraphPool&) = delete;
+};
+
+GraphPool& graph_pool() {
+  thread_local GraphPool pool;
+  return pool;
+}
+
 struct MoveGraph {
   Disc mover;
   double r = 0;
@@ -489,10 +521,11 @@ struct MoveGraph {
   }
 
   // try_run between two terrain rings, with the terrain part taken from the thread's cache.
-  void try_terrain_run(Vec2 p, int ring_p, Vec2 q, int ring_q, int tangent) {
+  // `run` is the cache's entry for this run (this radius, these two terrain rings, this one of
+  // their common tangents).
+  void try_terrain_run(Vec2 p, int ring_p, Vec2 q, int ring_q, TerrainRun& run) {
     const Ring& rp = rings[static_cast<std::size_t>(ring_p)];
     const Ring& rq = rings[static_cast<std::size_t>(ring_q)];
-    TerrainRun& run = terrain_run_cache().run(r, rp.terrain_id, rq.terrain_id, tangent);
     if (!run.known) {
       run.known = true;
       run.angle_p = geom::angle_of(p - rp.c);
@@ -599,10 +632,66 @@ struct MoveGraph {
     std::call_once(graph_once, [this] { const_cast<MoveGraph*>(this)->build_graph(); });
   }
 
+  // Takes empty lists with room from the thread's pool (the graph's own lists are still empty).
+  void take_lists() {
+    auto& free = graph_pool().free;
+    if (free.empty()) {
+      lists_taken = true;  // hand this graph's lists to the pool when it goes
+      return;
+    }
+    GraphLists l = std::move(free.back());
+    free.pop_back();
+    // What the graph already holds (the start node) moves into the pooled list.
+    auto take = [](auto& mine, auto& theirs) {
+      theirs.clear();
+      theirs.insert(theirs.end(), mine.begin(), mine.end());
+      mine.swap(theirs);
+    };
+    take(rings, l.rings);
+    take(nodes, l.nodes);
+    take(edges, l.edges);
+    take(adj_start, l.adj_start);
+    take(adj_edges, l.adj_edges);
+    take(dist, l.dist);
+    take(parent, l.parent);
+    take(parent_edge, l.parent_edge);
+    take(heap_store, l.heap);
+    lists_taken = true;
+  }
+
+  ~MoveGraph() {
+    if (!lists_taken || !graph_pool_alive) return;
+    auto& free = graph_pool().free;
+    if (free.size() >= 8) return;
+    GraphLists l;
+    l.rings = std::move(rings);
+    l.nodes = std::move(nodes);
+    l.edges = std::move(edges);
+    l.adj_start = std::move(adj_start);
+    l.adj_edges = std::move(adj_edges);
+    l.dist = std::move(dist);
+    l.parent = std::move(parent);
+    l.parent_edge = std::move(parent_edge);
+    l.heap = std::move(heap_store);
+    free.push_back(std::move(l));
+  }
+
+  MoveGraph() = default;
+  MoveGraph(const MoveGraph&) = delete;
+  MoveGraph& operator=(const MoveGraph&) = delete;
+
+  bool lists_taken = false;
+  std::vector<std::pair<double, int>> heap_store;  // Dijkstra's heap (its room is kept)
+
   void build_graph() {
+    take_lists();
     const Vec2 s = mover.centre;
     auto near = [&](double d) { return d <= max_len; };
     // Rings: grown circles and the convex corners of polygons, if a move could reach them.
+    std::size_t corners = 0;
+    for (const GrownPolygon& p : polys)
+      corners += p.pts.size();
+    rings.reserve(circles.size() + corners);
     for (std::size_t k = 0; k < circles.size(); ++k) {
       Ring rg;
       rg.c = circles[k].c;
@@ -655,8 +744,12 @@ struct MoveGraph {
         try_run(s, -1, rg.c + geom::unit(g + sgn * a) * rg.rho, ri, 0);
       }
     }
-    // Common tangents between rings.
+    // Common tangents between rings. Runs between two terrain rings come from the thread's
+    // cache (one list per base radius, looked up once here): a run it already knows to be cut
+    // by terrain taken in, or to leave the table, is passed over before its ends are worked out.
     const bool use_cache = use_cache_;
+    const auto kept_ids = static_cast<std::size_t>(use_cache ? terrain_run_cache().ids : 0);
+    TerrainRun* const kept_runs = kept_ids > 0 ? &terrain_run_cache().run(r, 0, 0, 0) : nullptr;
     for (std::size_t i = 0; i < rings.size(); ++i) {
       for (std::size_t j = i + 1; j < rings.size(); ++j) {
         const Ring& f = rings[i];
@@ -674,12 +767,24 @@ struct MoveGraph {
           const double sn = std::sqrt(std::max(0.0, 1 - cs * cs));
           for (double side : {1.0, -1.0}) {
             ++tangent;
+            TerrainRun* kept = nullptr;
+            if (kept_runs != nullptr && f.terrain_id >= 0 && h.terrain_id >= 0) {
+              kept = kept_runs +
+                     (static_cast<std::size_t>(f.terrain_id) * kept_ids +
+                      static_cast<std::size_t>(h.terrain_id)) *
+                         4 +
+                     static_cast<std::size_t>(tangent);
+              if (kept->known && (!kept->on_table || (kept->blocked_by & terrain_mask) != 0)) {
+                if (sn == 0) break;
+                continue;
+              }
+            }
             const Vec2 n = wh * cs + perp(wh) * (side * sn);
             // Line n·x = n·c_f − ρ_f touches f at c_f − ρ_f·n and h at c_h − s2·ρ_h·n.
             const Vec2 p = f.c - n * f.rho;
             const Vec2 q = h.c - n * (s2 * h.rho);
-            if (use_cache && f.terrain_id >= 0 && h.terrain_id >= 0) {
-              try_terrain_run(p, static_cast<int>(i), q, static_cast<int>(j), tangent);
+            if (kept != nullptr) {
+              try_terrain_run(p, static_cast<int>(i), q, static_cast<int>(j), *kept);
             } else {
               try_run(p, static_cast<int>(i), q, static_cast<int>(j), -1);
             }
@@ -688,7 +793,15 @@ struct MoveGraph {
         }
       }
     }
-    // Arcs between neighbouring nodes on each ring.
+    // Arcs between neighbouring nodes on each ring (each ring's list sized once).
+    {
+      std::vector<int> on_ring(rings.size(), 0);
+      for (const Node& n : nodes) {
+        if (n.ring >= 0) ++on_ring[static_cast<std::size_t>(n.ring)];
+      }
+      for (std::size_t ri = 0; ri < rings.size(); ++ri)
+        rings[ri].nodes.reserve(static_cast<std::size_t>(on_ring[ri]));
+    }
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const Node& n = nodes[i];
       if (n.ring >= 0)
@@ -739,9 +852,12 @@ struct MoveGraph {
     for (std::size_t i = 0; i < n; ++i)
       adj_start[i + 1] += adj_start[i];
     adj_edges.resize(edges.size());
-    std::vector<int> fill(adj_start.begin(), adj_start.end() - 1);
+    // adj_start[u] serves as u's fill point (ending at u + 1's start), then moves back.
     for (const auto& [from, e] : edges)
-      adj_edges[static_cast<std::size_t>(fill[static_cast<std::size_t>(from)]++)] = e;
+      adj_edges[static_cast<std::size_t>(adj_start[static_cast<std::size_t>(from)]++)] = e;
+    for (std::size_t i = n; i > 0; --i)
+      adj_start[i] = adj_start[i - 1];
+    adj_start[0] = 0;
   }
 
   void dijkstra() {
@@ -750,13 +866,18 @@ struct MoveGraph {
     dist.assign(n, kInf);
     parent.assign(n, -1);
     parent_edge.assign(n, {});
-    using Item = std::pair<double, int>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+    // A binary min-heap kept in heap_store (what std::priority_queue with std::greater does,
+    // step for step, in a list whose room is kept).
+    auto& heap = heap_store;
+    const std::greater<> later;
+    heap.clear();
     dist[0] = 0;
-    queue.emplace(0.0, 0);
-    while (!queue.empty()) {
-      const auto [d, u] = queue.top();
-      queue.pop();
+    heap.emplace_back(0.0, 0);
+    std::push_heap(heap.begin(), heap.end(), later);
+    while (!heap.empty()) {
+      const auto [d, u] = heap.front();
+      std::pop_heap(heap.begin(), heap.end(), later);
+      heap.pop_back();
       if (d > dist[static_cast<std::size_t>(u)]) continue;
       const auto first = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u)]);
       const auto last = static_cast<std::size_t>(adj_start[static_cast<std::size_t>(u) + 1]);
@@ -767,7 +888,8 @@ struct MoveGraph {
           dist[static_cast<std::size_t>(e.to)] = nd;
           parent[static_cast<std::size_t>(e.to)] = u;
           parent_edge[static_cast<std::size_t>(e.to)] = e;
-          queue.emplace(nd, e.to);
+          heap.emplace_back(nd, e.to);
+          std::push_heap(heap.begin(), heap.end(), later);
         }
       }
     }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 
 #include "common/names.hpp"
 
@@ -76,10 +77,41 @@ Obstacles line_of_fire_blockers(const GameState& s, FigureId attacker, FigureId 
   return others;
 }
 
-Measurement measure_from_positions(const GameState& s, FigureId attacker, FigureId target) {
+namespace {
+
+// Bit for bit (so -0.0 and 0.0, which atan2 tells apart, are not taken for each other).
+bool same_bits(const Disc& x, const Disc& y) {
+  return std::memcmp(&x.centre.x, &y.centre.x, sizeof(double)) == 0 &&
+         std::memcmp(&x.centre.y, &y.centre.y, sizeof(double)) == 0 &&
+         std::memcmp(&x.radius_in, &y.radius_in, sizeof(double)) == 0;
+}
+
+// Whether `others` is what line_of_fire_blockers(s, attacker, target) would build, compared in
+// place (nothing is copied or allocated).
+bool same_blockers(const GameState& s, FigureId attacker, FigureId target,
+                   const Obstacles& others) {
+  std::size_t i = 0;
+  for (const auto& t : s.terrain) {
+    if (!t.shape) continue;
+    if (i >= others.size() || others[i].id != t.id || !(others[i].shape == *t.shape)) return false;
+    ++i;
+  }
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (o == attacker || o == target || f.eliminated || !f.position) continue;
+    if (i >= others.size()) return false;
+    const Obstacle& ob = others[i++];
+    if (ob.id != f.def.name || ob.shape.kind != Shape::Kind::Circle || !ob.shape.polygon.empty() ||
+        !same_bits(ob.shape.circle, base_disc(f)))
+      return false;
+  }
+  return i == others.size();
+}
+
+Measurement measure_uncached(const GameState& s, FigureId attacker, FigureId target,
+                             const Obstacles& others) {
   const auto& a = fig(s, attacker);
   const auto& t = fig(s, target);
-  const Obstacles others = line_of_fire_blockers(s, attacker, target);
   const LineOfFireResult lof = line_of_fire(base_disc(a), base_disc(t), others);
   Measurement m{
       std::max(0.0, gap_in(base_disc(a), base_disc(t))), a.def.base_diameter_in, lof.clear, {}};
@@ -91,6 +123,44 @@ Measurement measure_from_positions(const GameState& s, FigureId attacker, Figure
       m.blockers.push_back(others[b].id);
   }
   return m;
+}
+
+}  // namespace
+
+Measurement measure_from_positions(const GameState& s, FigureId attacker, FigureId target) {
+  const auto& a = fig(s, attacker);
+  const auto& t = fig(s, target);
+  // The built-in opponent measures an attack before declaring it and the engine measures it
+  // again; an opponent's turn measures the same pair after each of its attacks. The last few
+  // measurements made on this thread are kept and handed out again while the two bases and
+  // everything that may block them are the same (line_of_fire is a pure function of these), so
+  // the answer is the one a fresh measurement gives.
+  struct Entry {
+    bool used = false;
+    Disc a;
+    Disc t;
+    Obstacles others;
+    Measurement m;
+  };
+  constexpr std::size_t kEntries = 4;
+  thread_local std::array<Entry, kEntries> cache;
+  thread_local std::size_t next = 0;
+  const Disc da = base_disc(a);
+  const Disc dt = base_disc(t);
+  for (const Entry& e : cache) {
+    if (e.used && same_bits(e.a, da) && same_bits(e.t, dt) &&
+        same_blockers(s, attacker, target, e.others))
+      return e.m;
+  }
+  Entry& e = cache[next];
+  next = (next + 1) % kEntries;
+  e.used = false;
+  e.others = line_of_fire_blockers(s, attacker, target);
+  e.m = measure_uncached(s, attacker, target, e.others);
+  e.a = da;
+  e.t = dt;
+  e.used = true;
+  return e.m;
 }
 
 MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
@@ -107,6 +177,38 @@ MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
   return w;
 }
 
+namespace {
+
+// Whether `w` == move_obstacles_of(s, mover), compared in place (nothing is built).
+bool same_world(const GameState& s, FigureId mover, const MoveObstacles& w) {
+  if (!(w.table == s.table.bounds)) return false;
+  std::size_t i = 0;
+  for (const auto& t : s.terrain) {
+    if (!t.shape) continue;
+    if (i >= w.terrain.size() || w.terrain[i].id != t.id || !(w.terrain[i].shape == *t.shape))
+      return false;
+    ++i;
+  }
+  if (i != w.terrain.size()) return false;
+  const TeamId team = fig(s, mover).team;
+  std::size_t friendly = 0;
+  std::size_t opposing = 0;
+  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+    const auto& f = fig(s, o);
+    if (o == mover || f.eliminated || !f.position) continue;
+    const Obstacles& list = f.team == team ? w.friendly_bases : w.opposing_bases;
+    std::size_t& at = f.team == team ? friendly : opposing;
+    if (at >= list.size()) return false;
+    const Obstacle& ob = list[at++];
+    if (ob.id != f.def.name ||
+        !(ob.shape == Shape::make_circle(base_disc(f).centre, base_disc(f).radius_in)))
+      return false;
+  }
+  return friendly == w.friendly_bases.size() && opposing == w.opposing_bases.size();
+}
+
+}  // namespace
+
 MoveField move_field_of(const GameState& s, FigureId mover) {
   // Exact reuse: an entry serves only a mover disc and a world equal to the ones it was built
   // for, so the answers are those of a fresh field.
@@ -119,10 +221,10 @@ MoveField move_field_of(const GameState& s, FigureId mover) {
   thread_local std::array<Entry, kEntries> cache;
   thread_local std::size_t next = 0;
   const Disc disc = base_disc(fig(s, mover));
-  MoveObstacles world = move_obstacles_of(s, mover);
   for (const Entry& e : cache) {
-    if (e.field && e.disc == disc && e.world == world) return *e.field;
+    if (e.field && e.disc == disc && same_world(s, mover, e.world)) return *e.field;
   }
+  MoveObstacles world = move_obstacles_of(s, mover);
   Entry& e = cache[next];
   next = (next + 1) % kEntries;
   e.field.emplace(disc, world);
@@ -142,7 +244,6 @@ MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allow
   const Disc disc = base_disc(f);
   const Vec2 goal{to.x, to.y};
   out.straight_in = norm(goal - disc.centre);
-  const MoveObstacles world = move_obstacles_of(s, figure);
   const MoveField field = move_field_of(s, figure);
   if (!field.start_problem().empty()) {
     out.reason = fmt::format("{} can't move: {}", name, field.start_problem());
@@ -177,6 +278,7 @@ MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allow
   out.length_in = out.path.length_in;
   if (out.length_in > out.straight_in + 1e-6) {
     // Name what the straight line runs into: terrain and opposing bases grown by the radius.
+    const MoveObstacles world = move_obstacles_of(s, figure);
     const Segment straight{disc.centre, goal};
     std::vector<std::pair<double, std::string>> hit;
     auto consider = [&](const Obstacles& obs) {

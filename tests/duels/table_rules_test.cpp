@@ -378,5 +378,58 @@ TEST(TableRules, OldMatchesKeepTheirTypedDistances) {
   EXPECT_EQ(notes[1], "terrain 'crate' has no shape (written before format 2): it blocks nothing");
 }
 
+// ---- Kept measurements and movement fields ---------------------------------------------------
+
+// measure_from_positions and move_field_of keep their last answers per thread (the opponent and
+// the engine ask the same questions in a row). Whatever changes on the table — a base that
+// moves, one that is eliminated, terrain put down — each answer must be the one a fresh
+// measurement gives.
+TEST(TableRules, KeptMeasurementsFollowEveryChangeOnTheTable) {
+  GameState s =
+      at_table({{"Razor", 0, {10, 30}}, {"Bulldozer", 0, {20, 30}}, {"Gridlock", 1, {30, 30}}});
+  const Vec2 goal{30, 34.5};  // just beyond Gridlock, seen from Razor
+  auto check = [&](const char* what) {
+    SCOPED_TRACE(what);
+    const Measurement kept = measure_from_positions(s, 0, 2);
+    const Obstacles others = line_of_fire_blockers(s, 0, 2);
+    const LineOfFireResult fresh =
+        line_of_fire(base_disc(s.figures[0]), base_disc(s.figures[2]), others);
+    EXPECT_EQ(kept.line_of_fire, fresh.clear);
+    if (fresh.clear) {
+      EXPECT_EQ(kept.gap_in, std::max(0.0, fresh.gap_in));
+    } else {
+      std::vector<std::string> names;
+      for (std::size_t b : fresh.blockers)
+        names.push_back(others[b].id);
+      EXPECT_EQ(kept.blockers, names);
+    }
+    const Measurement again = measure_from_positions(s, 0, 2);  // asked again: the same answer
+    EXPECT_EQ(again.gap_in, kept.gap_in);
+    EXPECT_EQ(again.chord_in, kept.chord_in);
+    EXPECT_EQ(again.blockers, kept.blockers);
+    const MoveField field = move_field_of(s, 0);
+    const MoveField new_field(base_disc(s.figures[0]), move_obstacles_of(s, 0));
+    EXPECT_EQ(field.distance_to(goal), new_field.distance_to(goal));
+    return kept;
+  };
+  EXPECT_EQ(check("Bulldozer in between").blockers, std::vector<std::string>{"Bulldozer"});
+  s.figures[1].position = Point{20, 40};
+  EXPECT_TRUE(check("Bulldozer stepped aside").line_of_fire);
+  s.figures[1].position = Point{20, 30};
+  EXPECT_FALSE(check("Bulldozer back").line_of_fire);
+  s.figures[1].eliminated = true;
+  EXPECT_TRUE(check("Bulldozer eliminated").line_of_fire);
+  s.terrain.push_back({"wall", 0, rect("wall", 19, 20, 20, 40).shape});
+  EXPECT_EQ(check("a wall put down").blockers, std::vector<std::string>{"wall"});
+  s.terrain.back().shape = rect("wall", 19, 35, 20, 40).shape;
+  EXPECT_TRUE(check("the wall moved off the line").line_of_fire);
+  s.figures[2].position = Point{30, 45};
+  EXPECT_FALSE(check("Gridlock behind the wall").line_of_fire);
+  s.figures[1].team = 1;  // an opposing base is gone round, a friendly one passed through
+  s.figures[1].eliminated = false;
+  s.figures[1].position = Point{20, 31};
+  check("Bulldozer changed sides");
+}
+
 }  // namespace
 }  // namespace duels
