@@ -127,9 +127,27 @@ void to_cup(FigureState& f, const std::vector<DieId>& ids) {
   }
 }
 
+// The events of one command. Their text is written only when someone will read it: a
+// simulation (apply_quietly) plays thousands of matches and reads none of it, and writing it was
+// most of the engine's time there.
+class Story {
+ public:
+  explicit Story(bool narrated) : narrated_(narrated) {}
+  [[nodiscard]] bool narrated() const { return narrated_; }
+  // Adds an event; `text` is called (and the event kept) only when the story is narrated.
+  template <class Text>
+  void add(const char* kind, std::optional<FigureId> figure, Text&& text) {
+    if (narrated_) events.push_back({kind, std::string(text()), figure});
+  }
+  std::vector<Event> events;
+
+ private:
+  bool narrated_;
+};
+
 // ---- phase transitions -------------------------------------------------------------------
 
-void start_round(GameState& s, std::vector<Event>& ev) {
+void start_round(GameState& s, Story& ev) {
   ++s.round;
   s.phase = Phase::ChooseDice;
   s.active_team = -1;
@@ -143,11 +161,12 @@ void start_round(GameState& s, std::vector<Event>& ev) {
     f.moved = false;
     f.attacks = 0;
   }
-  ev.push_back({"round",
-                fmt::format("Round {} begins; {} is the alpha team. Every player picks up "
-                            "to six dice from the cup.",
-                            s.round, team_name(s, s.alpha)),
-                std::nullopt});
+  ev.add("round", std::nullopt, [&] {
+    return fmt::format(
+        "Round {} begins; {} is the alpha team. Every player picks up "
+        "to six dice from the cup.",
+        s.round, team_name(s, s.alpha));
+  });
 }
 
 bool all_placed(const GameState& s) {
@@ -176,18 +195,18 @@ std::optional<TeamId> next_terrain_placer(const GameState& s, TeamId from) {
   return std::nullopt;
 }
 
-void begin_figure_placement(GameState& s, std::vector<Event>& ev) {
+void begin_figure_placement(GameState& s, Story& ev) {
   if (all_placed(s)) {
     start_round(s, ev);
     return;
   }
   s.phase = Phase::PlaceFigures;
   s.placing = *next_placer(s, s.alpha, true);
-  ev.push_back({"placement", fmt::format("{} places a figure first.", team_name(s, s.placing)),
-                std::nullopt});
+  ev.add("placement", std::nullopt,
+         [&] { return fmt::format("{} places a figure first.", team_name(s, s.placing)); });
 }
 
-void check_winner(GameState& s, std::vector<Event>& ev) {
+void check_winner(GameState& s, Story& ev) {
   std::vector<TeamId> in_game;
   for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t) {
     if (s.team_in_game(t)) in_game.push_back(t);
@@ -197,15 +216,15 @@ void check_winner(GameState& s, std::vector<Event>& ev) {
     s.phase = Phase::GameOver;
     s.attack.reset();
     s.active_figure.reset();
-    ev.push_back({"victory", fmt::format("{} wins the match!", team_name(s, in_game.front())),
-                  std::nullopt});
+    ev.add("victory", std::nullopt,
+           [&] { return fmt::format("{} wins the match!", team_name(s, in_game.front())); });
   } else if (in_game.empty() && s.phase != Phase::GameOver) {
     s.phase = Phase::GameOver;
-    ev.push_back({"victory", "No team is left: the match is a draw.", std::nullopt});
+    ev.add("victory", std::nullopt, [&] { return "No team is left: the match is a draw."; });
   }
 }
 
-void team_loses(GameState& s, TeamId t, const std::string& why, std::vector<Event>& ev) {
+void team_loses(GameState& s, TeamId t, const std::string& why, Story& ev) {
   auto& team = s.teams[static_cast<std::size_t>(t)];
   if (team.lost) return;
   team.lost = true;
@@ -216,12 +235,12 @@ void team_loses(GameState& s, TeamId t, const std::string& why, std::vector<Even
     }
   }
   std::erase_if(s.countdowns, [t](const Countdown& c) { return c.team == t; });
-  ev.push_back({"team_lost", fmt::format("{} loses: {}.", team.name, why), std::nullopt});
+  ev.add("team_lost", std::nullopt, [&] { return fmt::format("{} loses: {}.", team.name, why); });
 }
 
 // After an elimination: a team with no figure left loses at once; the lowest team(s) by value
 // start the two-turn countdown (spec §5).
-void after_elimination(GameState& s, std::vector<Event>& ev) {
+void after_elimination(GameState& s, Story& ev) {
   for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t) {
     if (!s.teams[static_cast<std::size_t>(t)].lost && s.team_figures(t, true).empty()) {
       team_loses(s, t, "no figure is left", ev);
@@ -236,26 +255,29 @@ void after_elimination(GameState& s, std::vector<Event>& ev) {
   std::string values;
   for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t) {
     if (!s.team_in_game(t)) continue;
-    values += fmt::format("{}{} {}", values.empty() ? "" : ", ", team_name(s, t), s.team_points(t));
+    if (ev.narrated()) {
+      values +=
+          fmt::format("{}{} {}", values.empty() ? "" : ", ", team_name(s, t), s.team_points(t));
+    }
     const bool counting_already = std::any_of(s.countdowns.begin(), s.countdowns.end(),
                                               [t](const Countdown& c) { return c.team == t; });
     if (s.team_points(t) == lowest && !counting_already) {
       // The turn under way (if it is this team's) does not count as one of the two.
       s.countdowns.push_back(Countdown{t, 2, s.active_team != t});
-      ev.push_back({"countdown",
-                    fmt::format("{} has the lowest value ({}) and two turns to bring another "
-                                "team's value to {} or less.",
-                                team_name(s, t), lowest, lowest),
-                    std::nullopt});
+      ev.add("countdown", std::nullopt, [&] {
+        return fmt::format(
+            "{} has the lowest value ({}) and two turns to bring another "
+            "team's value to {} or less.",
+            team_name(s, t), lowest, lowest);
+      });
     }
   }
-  ev.push_back({"values", fmt::format("Team values: {}.", values), std::nullopt});
+  ev.add("values", std::nullopt, [&] { return fmt::format("Team values: {}.", values); });
 }
 
-void end_round(GameState& s, std::vector<Event>& ev) {
-  ev.push_back({"round_end",
-                fmt::format("Round {} ends: dice on bases go back to the cups.", s.round),
-                std::nullopt});
+void end_round(GameState& s, Story& ev) {
+  ev.add("round_end", std::nullopt,
+         [&] { return fmt::format("Round {} ends: dice on bases go back to the cups.", s.round); });
   s.alpha = s.next_team_left(s.alpha);
   start_round(s, ev);
 }
@@ -277,9 +299,9 @@ std::optional<TeamId> next_active_team(const GameState& s) {
   return std::nullopt;
 }
 
-void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
-  ev.push_back({"team_turn_end", fmt::format("Every figure of {} has acted.", team_name(s, t)),
-                std::nullopt});
+void end_team_turn(GameState& s, TeamId t, Story& ev) {
+  ev.add("team_turn_end", std::nullopt,
+         [&] { return fmt::format("Every figure of {} has acted.", team_name(s, t)); });
   for (auto it = s.countdowns.begin(); it != s.countdowns.end();) {
     if (it->team != t) {
       ++it;
@@ -297,16 +319,16 @@ void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
       satisfied = satisfied || (o != t && s.team_in_game(o) && s.team_points(o) <= own);
     }
     if (it->turns_left > 0) {
-      ev.push_back({"countdown",
-                    fmt::format("{} has one turn left to bring another team to {} or less.",
-                                team_name(s, t), own),
-                    std::nullopt});
+      ev.add("countdown", std::nullopt, [&] {
+        return fmt::format("{} has one turn left to bring another team to {} or less.",
+                           team_name(s, t), own);
+      });
       ++it;
     } else if (satisfied) {
-      ev.push_back({"countdown",
-                    fmt::format("{} brought another team's value to its own ({}) in time.",
-                                team_name(s, t), own),
-                    std::nullopt});
+      ev.add("countdown", std::nullopt, [&] {
+        return fmt::format("{} brought another team's value to its own ({}) in time.",
+                           team_name(s, t), own);
+      });
       it = s.countdowns.erase(it);
     } else {
       team_loses(s, t, "it could not bring another team's value down to its own in two turns", ev);
@@ -316,7 +338,7 @@ void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
   }
 }
 
-void advance_turns(GameState& s, std::vector<Event>& ev) {
+void advance_turns(GameState& s, Story& ev) {
   if (s.phase != Phase::Turns) return;
   if (s.active_team >= 0 && (team_done(s, s.active_team) || !s.team_in_game(s.active_team))) {
     const TeamId finished = s.active_team;
@@ -328,21 +350,22 @@ void advance_turns(GameState& s, std::vector<Event>& ev) {
   if (s.active_team < 0) {
     if (auto next = next_active_team(s)) {
       s.active_team = *next;
-      ev.push_back({"team_turn", fmt::format("{}'s turn.", team_name(s, *next)), std::nullopt});
+      ev.add("team_turn", std::nullopt,
+             [&] { return fmt::format("{}'s turn.", team_name(s, *next)); });
     } else {
       end_round(s, ev);
     }
   }
 }
 
-void end_figure_turn(GameState& s, FigureId f, std::vector<Event>& ev) {
+void end_figure_turn(GameState& s, FigureId f, Story& ev) {
   fig(s, f).turn_done = true;
   if (s.active_figure == f) s.active_figure.reset();
-  ev.push_back({"turn_end", fmt::format("{}'s turn is over.", fig_name(s, f)), f});
+  ev.add("turn_end", f, [&] { return fmt::format("{}'s turn is over.", fig_name(s, f)); });
   advance_turns(s, ev);
 }
 
-void maybe_auto_end(GameState& s, FigureId f, std::vector<Event>& ev) {
+void maybe_auto_end(GameState& s, FigureId f, Story& ev) {
   const auto& fs = fig(s, f);
   if (!fs.eliminated && fs.moved && fs.attacks >= 2 && !fs.turn_done) end_figure_turn(s, f, ev);
 }
@@ -373,7 +396,7 @@ std::optional<Rejection> check_turn(const GameState& s, FigureId f) {
   return std::nullopt;
 }
 
-void finish_attack(GameState& s, std::vector<Event>& ev) {
+void finish_attack(GameState& s, Story& ev) {
   const FigureId attacker = s.attack->attacker;
   s.attack.reset();
   if (s.phase == Phase::Turns) maybe_auto_end(s, attacker, ev);
@@ -381,9 +404,10 @@ void finish_attack(GameState& s, std::vector<Event>& ev) {
 
 // ---- commands ---------------------------------------------------------------------------
 
-using Result = Expected<std::vector<Event>, Rejection>;
+// A handler returns why it refused the command, or nothing once it has applied it.
+using Result = std::optional<Rejection>;
 
-Result do_cmd(GameState& s, const RollForAlpha& c) {
+Result do_cmd(GameState& s, const RollForAlpha& c, Story& ev) {
   if (s.phase != Phase::AlphaRoll)
     return reject(RejectCode::WrongPhase, "the alpha team is already settled");
   std::set<TeamId> expected(s.alpha_contenders.begin(), s.alpha_contenders.end());
@@ -405,36 +429,40 @@ Result do_cmd(GameState& s, const RollForAlpha& c) {
     }
     best = std::max(best, r[0] + r[1]);
   }
-  std::vector<Event> ev;
   std::vector<TeamId> tied;
-  std::string line;
   for (const auto& [t, r] : c.rolls) {
     s.teams[static_cast<std::size_t>(t)].alpha_roll = r;
-    line += fmt::format("{}{} rolls {}+{}={}", line.empty() ? "" : "; ", team_name(s, t), r[0],
-                        r[1], r[0] + r[1]);
     if (r[0] + r[1] == best) tied.push_back(t);
   }
-  ev.push_back({"alpha_roll", line, std::nullopt});
+  ev.add("alpha_roll", std::nullopt, [&] {
+    std::string line;
+    for (const auto& [t, r] : c.rolls) {
+      line += fmt::format("{}{} rolls {}+{}={}", line.empty() ? "" : "; ", team_name(s, t), r[0],
+                          r[1], r[0] + r[1]);
+    }
+    return line;
+  });
   s.alpha_contenders = tied;
   if (tied.size() > 1) {
-    std::string names;
-    for (TeamId t : tied)
-      names += (names.empty() ? "" : " and ") + team_name(s, t);
-    ev.push_back(
-        {"alpha_tie", fmt::format("{} tie at {}: they roll again.", names, best), std::nullopt});
-    return ev;
+    ev.add("alpha_tie", std::nullopt, [&] {
+      std::string names;
+      for (TeamId t : tied)
+        names += (names.empty() ? "" : " and ") + team_name(s, t);
+      return fmt::format("{} tie at {}: they roll again.", names, best);
+    });
+    return std::nullopt;
   }
   s.alpha = tied.front();
   s.alpha_contenders.clear();
-  ev.push_back(
-      {"alpha", fmt::format("{} is the alpha team.", team_name(s, s.alpha)), std::nullopt});
+  ev.add("alpha", std::nullopt,
+         [&] { return fmt::format("{} is the alpha team.", team_name(s, s.alpha)); });
   s.phase = Phase::PlaceTerrain;
   s.placing = s.alpha;
-  ev.push_back(
-      {"terrain",
-       fmt::format("{} places terrain first (up to two pieces per team).", team_name(s, s.alpha)),
-       std::nullopt});
-  return ev;
+  ev.add("terrain", std::nullopt, [&] {
+    return fmt::format("{} places terrain first (up to two pieces per team).",
+                       team_name(s, s.alpha));
+  });
+  return std::nullopt;
 }
 
 std::optional<Rejection> check_placing_team(const GameState& s, Phase phase, TeamId t) {
@@ -451,7 +479,7 @@ std::optional<Rejection> check_placing_team(const GameState& s, Phase phase, Tea
   return std::nullopt;
 }
 
-void after_terrain(GameState& s, TeamId t, std::vector<Event>& ev) {
+void after_terrain(GameState& s, TeamId t, Story& ev) {
   if (auto next = next_terrain_placer(s, t)) {
     s.placing = *next;
   } else {
@@ -459,7 +487,7 @@ void after_terrain(GameState& s, TeamId t, std::vector<Event>& ev) {
   }
 }
 
-Result do_cmd(GameState& s, const PlaceTerrain& c) {
+Result do_cmd(GameState& s, const PlaceTerrain& c, Story& ev) {
   if (auto r = check_placing_team(s, Phase::PlaceTerrain, c.team)) return *r;
   if (c.id.empty()) return reject(RejectCode::Other, "a terrain piece needs a name");
   for (const auto& p : s.terrain) {
@@ -467,7 +495,6 @@ Result do_cmd(GameState& s, const PlaceTerrain& c) {
       return reject(RejectCode::Other, fmt::format("terrain '{}' is already placed", c.id));
   }
   auto& team = s.teams[static_cast<std::size_t>(c.team)];
-  std::vector<Event> ev;
   if (s.table.measured) {
     // The piece's shape: typed with the command, or the table's catalogue piece of that name.
     std::optional<Shape> shape = c.shape;
@@ -501,28 +528,28 @@ Result do_cmd(GameState& s, const PlaceTerrain& c) {
     }
     if (auto r = check_terrain_shape(s, id, *shape)) return *r;
     s.terrain.push_back({id, c.team, shape});
-    ev.push_back({"terrain",
-                  fmt::format("{} places the {} ({}).", team.name, id, describe_shape(*shape)),
-                  std::nullopt});
+    ev.add("terrain", std::nullopt, [&] {
+      return fmt::format("{} places the {} ({}).", team.name, id, describe_shape(*shape));
+    });
   } else {
     s.terrain.push_back({c.id, c.team, std::nullopt});
-    ev.push_back(
-        {"terrain", fmt::format("{} places terrain '{}'.", team.name, c.id), std::nullopt});
+    ev.add("terrain", std::nullopt,
+           [&] { return fmt::format("{} places terrain '{}'.", team.name, c.id); });
   }
   team.terrain_placed++;
   team.terrain_done = team.terrain_placed >= 2;
   after_terrain(s, c.team, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const PassTerrain& c) {
+Result do_cmd(GameState& s, const PassTerrain& c, Story& ev) {
   if (auto r = check_placing_team(s, Phase::PlaceTerrain, c.team)) return *r;
   auto& team = s.teams[static_cast<std::size_t>(c.team)];
   team.terrain_done = true;
-  std::vector<Event> ev{
-      {"terrain", fmt::format("{} places no more terrain.", team.name), std::nullopt}};
+  ev.add("terrain", std::nullopt,
+         [&] { return fmt::format("{} places no more terrain.", team.name); });
   after_terrain(s, c.team, ev);
-  return ev;
+  return std::nullopt;
 }
 
 double gap_between(const FigureState& a, const Point& at, const FigureState& b) {
@@ -531,7 +558,7 @@ double gap_between(const FigureState& a, const Point& at, const FigureState& b) 
   return std::sqrt(dx * dx + dy * dy) - a.def.base_diameter_in / 2 - b.def.base_diameter_in / 2;
 }
 
-Result do_cmd(GameState& s, const PlaceFigure& c) {
+Result do_cmd(GameState& s, const PlaceFigure& c, Story& ev) {
   if (!valid_figure(s, c.figure))
     return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.figure));
   auto& f = fig(s, c.figure);
@@ -557,19 +584,19 @@ Result do_cmd(GameState& s, const PlaceFigure& c) {
     }
   }
   f.position = c.at;
-  std::vector<Event> ev{{"place",
-                         fmt::format("{} places {} at ({:.1f}, {:.1f}).", team_name(s, f.team),
-                                     f.def.name, c.at.x, c.at.y),
-                         c.figure}};
+  ev.add("place", c.figure, [&] {
+    return fmt::format("{} places {} at ({:.1f}, {:.1f}).", team_name(s, f.team), f.def.name,
+                       c.at.x, c.at.y);
+  });
   if (auto next = next_placer(s, f.team, false)) {
     s.placing = *next;
   } else {
     start_round(s, ev);
   }
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const ChooseDice& c) {
+Result do_cmd(GameState& s, const ChooseDice& c, Story& ev) {
   if (s.phase != Phase::ChooseDice) {
     return reject(RejectCode::WrongPhase, "dice are chosen only at the start of a round");
   }
@@ -589,21 +616,21 @@ Result do_cmd(GameState& s, const ChooseDice& c) {
   for (DieId id : c.dice)
     f.dice[static_cast<std::size_t>(id)].zone = DieZone::Base;
   f.chose_dice = true;
-  std::vector<Event> ev{
-      {"choose_dice",
-       fmt::format("{} puts {} on its base.", f.def.name,
-                   c.dice.empty() ? std::string("no dice") : dice::to_notation(dice_of(f, c.dice))),
-       c.figure}};
+  ev.add("choose_dice", c.figure, [&] {
+    return fmt::format(
+        "{} puts {} on its base.", f.def.name,
+        c.dice.empty() ? std::string("no dice") : dice::to_notation(dice_of(f, c.dice)));
+  });
   if (std::all_of(s.figures.begin(), s.figures.end(),
                   [](const FigureState& x) { return x.chose_dice; })) {
     s.phase = Phase::Turns;
     s.active_team = -1;
     advance_turns(s, ev);
   }
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const Move& c) {
+Result do_cmd(GameState& s, const Move& c, Story& ev) {
   if (auto r = check_turn(s, c.figure)) return *r;
   auto& f = fig(s, c.figure);
   if (f.moved)
@@ -628,9 +655,9 @@ Result do_cmd(GameState& s, const Move& c) {
   for (const auto& r : rolls)
     sum += r.value();
   const int allowance = f.value(DialKind::Head) + sum;
-  const std::string rolled =
-      rolls.empty() ? std::string() : fmt::format(" (rolled {})", dice::to_notation(rolls));
-  std::vector<Event> ev;
+  auto rolled = [&] {
+    return rolls.empty() ? std::string() : fmt::format(" (rolled {})", dice::to_notation(rolls));
+  };
   if (s.table.measured) {
     // The table decides: the shortest legal path to where the base ends (spec §3 Movement).
     if (!c.to) {
@@ -653,16 +680,16 @@ Result do_cmd(GameState& s, const Move& c) {
                       f.def.name, *c.distance_in, c.to->x, c.to->y, m.length_in,
                       m.detour.empty() ? std::string() : " (round the " + m.detour.front() + ")"));
     }
-    std::string how;
-    if (!m.detour.empty()) {
-      how = " round ";
-      for (std::size_t i = 0; i < m.detour.size(); ++i)
-        how += (i == 0 ? "" : i + 1 == m.detour.size() ? " and " : ", ") + m.detour[i];
-    }
-    ev.push_back({"move",
-                  fmt::format("{} moves {}{} to ({:.1f}, {:.1f}), of its {}\"{}.", f.def.name,
-                              inches(m.length_in), how, c.to->x, c.to->y, allowance, rolled),
-                  c.figure});
+    ev.add("move", c.figure, [&] {
+      std::string how;
+      if (!m.detour.empty()) {
+        how = " round ";
+        for (std::size_t i = 0; i < m.detour.size(); ++i)
+          how += (i == 0 ? "" : i + 1 == m.detour.size() ? " and " : ", ") + m.detour[i];
+      }
+      return fmt::format("{} moves {}{} to ({:.1f}, {:.1f}), of its {}\"{}.", f.def.name,
+                         inches(m.length_in), how, c.to->x, c.to->y, allowance, rolled());
+    });
   } else {
     // A journal from before format 2: the typed distance, as it was played.
     const double distance = c.distance_in.value_or(0);
@@ -673,20 +700,20 @@ Result do_cmd(GameState& s, const Move& c) {
                                 rolls.empty() ? std::string() : fmt::format(" + {} rolled", sum),
                                 inches(distance)));
     }
-    ev.push_back(
-        {"move",
-         fmt::format("{} moves {} of its {}\"{}.", f.def.name, inches(distance), allowance, rolled),
-         c.figure});
+    ev.add("move", c.figure, [&] {
+      return fmt::format("{} moves {} of its {}\"{}.", f.def.name, inches(distance), allowance,
+                         rolled());
+    });
   }
   to_cup(f, ids);
   f.moved = true;
   if (c.to) f.position = c.to;
   s.active_figure = c.figure;
   maybe_auto_end(s, c.figure, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const DeclareAttack& c) {
+Result do_cmd(GameState& s, const DeclareAttack& c, Story& ev) {
   if (auto r = check_turn(s, c.attacker)) return *r;
   auto& a = fig(s, c.attacker);
   if (a.attacks >= 2)
@@ -775,15 +802,15 @@ Result do_cmd(GameState& s, const DeclareAttack& c) {
   }
   p.attack_dice = c.dice;
   p.stage = AttackStage::Dodge;
-  s.attack = p;
-  return std::vector<Event>{
-      {"attack",
-       fmt::format("{} attacks {} at {}{} with {}.", a.def.name, t.def.name, inches(m.gap_in),
-                   p.manual ? fmt::format(" (measured by hand; the positions say {})",
-                                          inches(p.positions_gap_in))
-                            : std::string(),
-                   dice::to_notation(dice_of(a, c.dice))),
-       c.attacker}};
+  s.attack = std::move(p);
+  ev.add("attack", c.attacker, [&] {
+    return fmt::format("{} attacks {} at {}{} with {}.", a.def.name, t.def.name, inches(m.gap_in),
+                       s.attack->manual ? fmt::format(" (measured by hand; the positions say {})",
+                                                      inches(s.attack->positions_gap_in))
+                                        : std::string(),
+                       dice::to_notation(dice_of(a, c.dice)));
+  });
+  return std::nullopt;
 }
 
 std::optional<Rejection> check_stage(const GameState& s, AttackStage stage, std::string_view what) {
@@ -800,7 +827,7 @@ std::optional<Rejection> check_stage(const GameState& s, AttackStage stage, std:
   return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const ChooseDodge& c) {
+Result do_cmd(GameState& s, const ChooseDodge& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::Dodge, "dodge")) return *r;
   auto& d = fig(s, s.attack->target);
   if (auto r = check_dice_ids(d, c.dice, DieZone::Base, "on the base")) return *r;
@@ -810,14 +837,15 @@ Result do_cmd(GameState& s, const ChooseDodge& c) {
   }
   s.attack->dodge_dice = c.dice;
   s.attack->stage = AttackStage::Roll;
-  return std::vector<Event>{{"dodge",
-                             c.dice.empty() ? fmt::format("{} does not dodge.", d.def.name)
-                                            : fmt::format("{} dodges with {}.", d.def.name,
-                                                          dice::to_notation(dice_of(d, c.dice))),
-                             s.attack->target}};
+  ev.add("dodge", s.attack->target, [&] {
+    return c.dice.empty() ? fmt::format("{} does not dodge.", d.def.name)
+                          : fmt::format("{} dodges with {}.", d.def.name,
+                                        dice::to_notation(dice_of(d, c.dice)));
+  });
+  return std::nullopt;
 }
 
-void enter_damage_or_finish(GameState& s, std::vector<Event>& ev) {
+void enter_damage_or_finish(GameState& s, Story& ev) {
   auto& p = *s.attack;
   if (p.gear_to_remove > 0) {
     p.stage = AttackStage::RemoveGear;
@@ -825,19 +853,18 @@ void enter_damage_or_finish(GameState& s, std::vector<Event>& ev) {
   }
   if (p.result.clicks > 0) {
     p.stage = AttackStage::Damage;
-    ev.push_back(
-        {"assign",
-         fmt::format("{} assigns {} click{} to one of {}'s dials.",
-                     p.attacker_assigns ? fig_name(s, p.attacker) + " (Called Shot)"
-                                        : fig_name(s, p.target),
-                     p.result.clicks, p.result.clicks == 1 ? "" : "s", fig_name(s, p.target)),
-         p.target});
+    ev.add("assign", p.target, [&] {
+      return fmt::format(
+          "{} assigns {} click{} to one of {}'s dials.",
+          p.attacker_assigns ? fig_name(s, p.attacker) + " (Called Shot)" : fig_name(s, p.target),
+          p.result.clicks, p.result.clicks == 1 ? "" : "s", fig_name(s, p.target));
+    });
     return;
   }
   finish_attack(s, ev);
 }
 
-Result do_cmd(GameState& s, const RollAttack& c) {
+Result do_cmd(GameState& s, const RollAttack& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::Roll, "roll")) return *r;
   auto& p = *s.attack;
   auto& a = fig(s, p.attacker);
@@ -863,15 +890,16 @@ Result do_cmd(GameState& s, const RollAttack& c) {
     in.bonus_choice = c.bonus;
     res = resolve_attack(in);
   }
-  std::vector<Event> ev;
-  ev.push_back({"roll",
-                fmt::format("{} rolls {}{}.", a.def.name, dice::to_notation(in.attack),
-                            in.dodge.empty() ? std::string()
-                                             : fmt::format("; {} rolls {}", d.def.name,
-                                                           dice::to_notation(in.dodge))),
-                p.attacker});
-  for (auto& line : describe_attack(in, res))
-    ev.push_back({"step", std::move(line), p.attacker});
+  ev.add("roll", p.attacker, [&] {
+    return fmt::format("{} rolls {}{}.", a.def.name, dice::to_notation(in.attack),
+                       in.dodge.empty()
+                           ? std::string()
+                           : fmt::format("; {} rolls {}", d.def.name, dice::to_notation(in.dodge)));
+  });
+  if (ev.narrated()) {
+    for (auto& line : describe_attack(in, res))
+      ev.add("step", p.attacker, [&] { return std::move(line); });
+  }
   // Every rolled die goes to its cup (Bad Karma and blocked dice included).
   to_cup(a, p.attack_dice);
   to_cup(d, p.dodge_dice);
@@ -881,43 +909,43 @@ Result do_cmd(GameState& s, const RollAttack& c) {
   s.last_attack = p;
   ++s.attacks_rolled;
   if (!res.hit) {
-    ev.push_back({"miss", fmt::format("{} misses {}.", a.def.name, d.def.name), p.attacker});
+    ev.add("miss", p.attacker,
+           [&] { return fmt::format("{} misses {}.", a.def.name, d.def.name); });
     finish_attack(s, ev);
-    return ev;
+    return std::nullopt;
   }
-  ev.push_back({"hit",
-                fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, res.clicks,
-                            res.clicks == 1 ? "" : "s"),
-                p.attacker});
+  ev.add("hit", p.attacker, [&] {
+    return fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, res.clicks,
+                       res.clicks == 1 ? "" : "s");
+  });
   if (res.has_effect(AceEffect::Stun)) {
     for (auto& die : d.dice) {
       if (die.zone == DieZone::Base) die.zone = DieZone::Cup;
     }
-    ev.push_back(
-        {"stun",
-         fmt::format("Stun! {}'s dice on its base go to its cup for the round.", d.def.name),
-         p.target});
+    ev.add("stun", p.target, [&] {
+      return fmt::format("Stun! {}'s dice on its base go to its cup for the round.", d.def.name);
+    });
   }
   int gear_left = 0;
   for (const auto& g : d.gear)
     gear_left += g.removed ? 0 : 1;
   p.gear_to_remove = std::min(res.effect_count(AceEffect::TechSuperiority), gear_left);
   if (p.gear_to_remove > 0) {
-    ev.push_back({"tech",
-                  fmt::format("Technical Superiority! {} must give up {} piece{} of gear.",
-                              d.def.name, p.gear_to_remove, p.gear_to_remove == 1 ? "" : "s"),
-                  p.target});
+    ev.add("tech", p.target, [&] {
+      return fmt::format("Technical Superiority! {} must give up {} piece{} of gear.", d.def.name,
+                         p.gear_to_remove, p.gear_to_remove == 1 ? "" : "s");
+    });
   }
   p.attacker_assigns = res.has_effect(AceEffect::CalledShot);
   if (p.attacker_assigns) {
-    ev.push_back(
-        {"called_shot", fmt::format("Called Shot! {} chooses the dial.", a.def.name), p.attacker});
+    ev.add("called_shot", p.attacker,
+           [&] { return fmt::format("Called Shot! {} chooses the dial.", a.def.name); });
   }
   enter_damage_or_finish(s, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const RemoveGear& c) {
+Result do_cmd(GameState& s, const RemoveGear& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::RemoveGear, "take gear from")) return *r;
   auto& p = *s.attack;
   auto& d = fig(s, p.target);
@@ -941,15 +969,15 @@ Result do_cmd(GameState& s, const RemoveGear& c) {
     }
   }
   --p.gear_to_remove;
-  std::vector<Event> ev{{"gear_lost",
-                         fmt::format("{} loses {} and its {} dice for the rest of the game.",
-                                     d.def.name, it->def.name, lost),
-                         p.target}};
+  ev.add("gear_lost", p.target, [&] {
+    return fmt::format("{} loses {} and its {} dice for the rest of the game.", d.def.name,
+                       it->def.name, lost);
+  });
   enter_damage_or_finish(s, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const AssignDamage& c) {
+Result do_cmd(GameState& s, const AssignDamage& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::Damage, "assign damage for")) return *r;
   auto& p = *s.attack;
   auto& d = fig(s, p.target);
@@ -958,34 +986,32 @@ Result do_cmd(GameState& s, const AssignDamage& c) {
   const int before = d.dial[static_cast<std::size_t>(k)];
   const int after = std::min(before + p.result.clicks, static_cast<int>(dial.positions.size()) - 1);
   d.dial[static_cast<std::size_t>(k)] = after;
-  std::vector<Event> ev;
-  ev.push_back({"damage",
-                fmt::format("{}'s {} dial clicks {} time{}: {} → {}.", d.def.name,
-                            dial_name(c.dial), p.result.clicks, p.result.clicks == 1 ? "" : "s",
-                            dial.positions[static_cast<std::size_t>(before)].value,
-                            dial.positions[static_cast<std::size_t>(after)].value),
-                p.target});
+  ev.add("damage", p.target, [&] {
+    return fmt::format("{}'s {} dial clicks {} time{}: {} → {}.", d.def.name, dial_name(c.dial),
+                       p.result.clicks, p.result.clicks == 1 ? "" : "s",
+                       dial.positions[static_cast<std::size_t>(before)].value,
+                       dial.positions[static_cast<std::size_t>(after)].value);
+  });
   if (d.bullet_holes() >= 3) {
     d.eliminated = true;
     d.position.reset();
     for (auto& die : d.dice) {
       if (die.zone == DieZone::Base) die.zone = DieZone::Cup;
     }
-    ev.push_back({"eliminated",
-                  fmt::format("{} shows three bullet holes and is eliminated.", d.def.name),
-                  p.target});
+    ev.add("eliminated", p.target, [&] {
+      return fmt::format("{} shows three bullet holes and is eliminated.", d.def.name);
+    });
     after_elimination(s, ev);
-    if (s.phase == Phase::GameOver) return ev;
+    if (s.phase == Phase::GameOver) return std::nullopt;
   }
   finish_attack(s, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const EndTurn& c) {
+Result do_cmd(GameState& s, const EndTurn& c, Story& ev) {
   if (auto r = check_turn(s, c.figure)) return *r;
-  std::vector<Event> ev;
   end_figure_turn(s, c.figure, ev);
-  return ev;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -1163,14 +1189,20 @@ Expected<std::vector<Event>, Rejection> apply(GameState& state, const Command& c
   // Every handler checks everything before it changes anything, so a rejection leaves the state
   // as it was without copying it (tests/duels/engine_test.cpp checks this on every rejection,
   // and a property test on random commands).
-  return std::visit([&](const auto& c) { return do_cmd(state, c); }, command);
+  Story story(true);
+  if (auto r = std::visit([&](const auto& c) { return do_cmd(state, c, story); }, command))
+    return *std::move(r);
+  return std::move(story.events);
+}
+
+std::optional<Rejection> apply_quietly(GameState& state, const Command& command) {
+  Story story(false);
+  return std::visit([&](const auto& c) { return do_cmd(state, c, story); }, command);
 }
 
 std::optional<Rejection> legal(const GameState& state, const Command& command) {
   GameState copy = state;
-  auto result = std::visit([&](const auto& c) { return do_cmd(copy, c); }, command);
-  if (result) return std::nullopt;
-  return result.error();
+  return apply_quietly(copy, command);
 }
 
 namespace {
