@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "dice/notation.hpp"
@@ -64,13 +65,13 @@ std::string colour_list(const std::vector<Colour>& colours) {
 // Checks ids: known, distinct, and in `zone`.
 std::optional<Rejection> check_dice_ids(const FigureState& f, const std::vector<DieId>& ids,
                                         DieZone zone, std::string_view what) {
-  std::set<DieId> seen;
-  for (DieId id : ids) {
+  for (auto it = ids.begin(); it != ids.end(); ++it) {
+    const DieId id = *it;
     if (id < 0 || static_cast<std::size_t>(id) >= f.dice.size()) {
       return reject(RejectCode::UnknownDie, fmt::format("{} has no die #{} (it has {} dice)",
                                                         f.def.name, id, f.dice.size()));
     }
-    if (!seen.insert(id).second) {
+    if (std::find(ids.begin(), it, id) != it) {
       return reject(RejectCode::UnknownDie, fmt::format("die #{} is listed twice", id));
     }
     const DieState& d = f.dice[static_cast<std::size_t>(id)];
@@ -119,6 +120,11 @@ std::vector<dice::Roll> rolls_of(const FigureState& f, const std::vector<DieId>&
   }
   return out;
 }
+
+// check_roll_colours for the figure's dice `ids` (defined with it, below).
+std::optional<Rejection> check_roll_colours_of(const FigureState& f, const std::vector<DieId>& ids,
+                                               RollPurpose purpose, double gap_in, double chord_in,
+                                               const RuleOptions& options);
 
 void to_cup(FigureState& f, const std::vector<DieId>& ids) {
   for (DieId id : ids) {
@@ -644,8 +650,7 @@ Result do_cmd(GameState& s, const Move& c, Story& ev) {
   }
   if (auto r = check_dice_ids(f, ids, DieZone::Base, "on the base")) return *r;
   if (!ids.empty()) {
-    if (auto r = check_roll_colours(f, dice_of(f, ids), RollPurpose::Move, 0, 0, s.options))
-      return *r;
+    if (auto r = check_roll_colours_of(f, ids, RollPurpose::Move, 0, 0, s.options)) return *r;
   }
   if (auto r = check_faces(f, ids, faces, "movement")) return *r;
   if (c.distance_in && *c.distance_in < 0)
@@ -765,7 +770,7 @@ Result do_cmd(GameState& s, const DeclareAttack& c, Story& ev) {
       m.line_of_fire = positions->line_of_fire;
       m.blockers = positions->blockers;
     } else {
-      m = *positions;
+      m = std::move(*positions);  // only its numbers are read below
     }
   }
   if (!m.line_of_fire) {
@@ -784,8 +789,8 @@ Result do_cmd(GameState& s, const DeclareAttack& c, Story& ev) {
   }
   if (c.dice.empty()) return reject(RejectCode::NoDice, "an attack needs at least one die");
   if (auto r = check_dice_ids(a, c.dice, DieZone::Base, "on the base")) return *r;
-  if (auto r = check_roll_colours(a, dice_of(a, c.dice), RollPurpose::Attack, m.gap_in, m.chord_in,
-                                  s.options)) {
+  if (auto r =
+          check_roll_colours_of(a, c.dice, RollPurpose::Attack, m.gap_in, m.chord_in, s.options)) {
     return *r;
   }
   a.attacks++;
@@ -832,8 +837,7 @@ Result do_cmd(GameState& s, const ChooseDodge& c, Story& ev) {
   auto& d = fig(s, s.attack->target);
   if (auto r = check_dice_ids(d, c.dice, DieZone::Base, "on the base")) return *r;
   if (!c.dice.empty()) {
-    if (auto r = check_roll_colours(d, dice_of(d, c.dice), RollPurpose::Dodge, 0, 0, s.options))
-      return *r;
+    if (auto r = check_roll_colours_of(d, c.dice, RollPurpose::Dodge, 0, 0, s.options)) return *r;
   }
   s.attack->dodge_dice = c.dice;
   s.attack->stage = AttackStage::Roll;
@@ -903,7 +907,7 @@ Result do_cmd(GameState& s, const RollAttack& c, Story& ev) {
   // Every rolled die goes to its cup (Bad Karma and blocked dice included).
   to_cup(a, p.attack_dice);
   to_cup(d, p.dodge_dice);
-  p.input = in;
+  p.input = std::move(in);
   p.result = res;
   p.stage = AttackStage::Damage;
   s.last_attack = p;
@@ -1209,9 +1213,12 @@ namespace {
 
 // check_roll_colours, with the reason written only when `explain` (the opponent's searches
 // only need to know whether a roll is legal; formatting every refusal was a fifth of their time).
-std::optional<Rejection> roll_colours_problem(const FigureState& f,
-                                              const std::vector<dice::Die>& dice,
-                                              RollPurpose purpose, double gap_in, double chord_in,
+// `dice` is any list of dice, `colour_of` reads one's colour: the engine checks dice by their
+// ids on the figure, without copying them.
+template <class Dice, class ColourOf>
+std::optional<Rejection> roll_colours_problem(const FigureState& f, const Dice& dice,
+                                              ColourOf colour_of, RollPurpose purpose,
+                                              double gap_in, double chord_in,
                                               const RuleOptions& options, bool explain) {
   auto fail = [&](RejectCode code, auto&& text) -> Rejection {
     if (!explain) return Rejection{code, {}};
@@ -1230,7 +1237,7 @@ std::optional<Rejection> roll_colours_problem(const FigureState& f,
   };
   bool anchor = false;
   for (const auto& d : dice) {
-    const Colour c = d.colour;
+    const Colour c = colour_of(d);
     if (dice::is_wild(c)) {
       anchor = anchor || own_track_ok(c);
       continue;
@@ -1295,7 +1302,8 @@ std::optional<Rejection> roll_colours_problem(const FigureState& f,
     if (!explain) return Rejection{RejectCode::IllegalColour, {}};
     std::vector<Colour> wild;
     for (const auto& d : dice) {
-      if (std::find(wild.begin(), wild.end(), d.colour) == wild.end()) wild.push_back(d.colour);
+      if (std::find(wild.begin(), wild.end(), colour_of(d)) == wild.end())
+        wild.push_back(colour_of(d));
     }
     std::string why;
     for (Colour c : wild) {
@@ -1320,18 +1328,38 @@ std::optional<Rejection> roll_colours_problem(const FigureState& f,
   return std::nullopt;
 }
 
+Colour colour_of_die(const dice::Die& d) {
+  return d.colour;
+}
+
+// The colour problem of the figure's dice `ids` (checked already), explained or not.
+template <class Ids>
+std::optional<Rejection> ids_colours_problem(const FigureState& f, const Ids& ids,
+                                             RollPurpose purpose, double gap_in, double chord_in,
+                                             const RuleOptions& options, bool explain) {
+  return roll_colours_problem(
+      f, ids, [&](DieId id) { return f.dice[static_cast<std::size_t>(id)].die.colour; }, purpose,
+      gap_in, chord_in, options, explain);
+}
+
+std::optional<Rejection> check_roll_colours_of(const FigureState& f, const std::vector<DieId>& ids,
+                                               RollPurpose purpose, double gap_in, double chord_in,
+                                               const RuleOptions& options) {
+  return ids_colours_problem(f, ids, purpose, gap_in, chord_in, options, true);
+}
+
 }  // namespace
 
 std::optional<Rejection> check_roll_colours(const FigureState& f,
                                             const std::vector<dice::Die>& dice, RollPurpose purpose,
                                             double gap_in, double chord_in,
                                             const RuleOptions& options) {
-  return roll_colours_problem(f, dice, purpose, gap_in, chord_in, options, true);
+  return roll_colours_problem(f, dice, colour_of_die, purpose, gap_in, chord_in, options, true);
 }
 
 bool roll_colours_ok(const FigureState& f, const std::vector<dice::Die>& dice, RollPurpose purpose,
                      double gap_in, double chord_in, const RuleOptions& options) {
-  return !roll_colours_problem(f, dice, purpose, gap_in, chord_in, options, false);
+  return !roll_colours_problem(f, dice, colour_of_die, purpose, gap_in, chord_in, options, false);
 }
 
 std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attacker, double gap_in,
@@ -1340,17 +1368,17 @@ std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attac
   const auto& f = fig(state, attacker);
   const auto on_base = f.dice_in(DieZone::Base);
   bool anchor_exists = false;
+  auto alone_ok = [&](DieId id) {
+    return !ids_colours_problem(f, std::array<DieId, 1>{id}, RollPurpose::Attack, gap_in, chord_in,
+                                state.options, false);
+  };
   for (DieId id : on_base) {
-    if (roll_colours_ok(f, {f.dice[static_cast<std::size_t>(id)].die}, RollPurpose::Attack, gap_in,
-                        chord_in, state.options)) {
-      anchor_exists = true;
-    }
+    if (alone_ok(id)) anchor_exists = true;
   }
   for (DieId id : on_base) {
     const auto& die = f.dice[static_cast<std::size_t>(id)].die;
-    const bool alone_ok =
-        roll_colours_ok(f, {die}, RollPurpose::Attack, gap_in, chord_in, state.options);
-    if (alone_ok || (dice::is_wild(die.colour) && anchor_exists)) out.push_back(id);
+    const bool alone = alone_ok(id);
+    if (alone || (dice::is_wild(die.colour) && anchor_exists)) out.push_back(id);
   }
   return out;
 }
