@@ -115,6 +115,7 @@ std::optional<Rejection> check_faces(const FigureState& f, const std::vector<Die
 std::vector<dice::Roll> rolls_of(const FigureState& f, const std::vector<DieId>& ids,
                                  const std::vector<int>& faces) {
   std::vector<dice::Roll> out;
+  out.reserve(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
     out.push_back({f.dice[static_cast<std::size_t>(ids[i])].die, faces[i]});
   }
@@ -644,6 +645,8 @@ Result do_cmd(GameState& s, const Move& c, Story& ev) {
                   fmt::format("{} has already moved this turn", f.def.name));
   std::vector<DieId> ids;
   std::vector<int> faces;
+  ids.reserve(c.rolls.size());
+  faces.reserve(c.rolls.size());
   for (const auto& r : c.rolls) {
     ids.push_back(r.die);
     faces.push_back(r.face);
@@ -908,21 +911,24 @@ Result do_cmd(GameState& s, const RollAttack& c, Story& ev) {
   to_cup(a, p.attack_dice);
   to_cup(d, p.dodge_dice);
   p.input = std::move(in);
-  p.result = res;
+  p.result = std::move(res);
   p.stage = AttackStage::Damage;
-  s.last_attack = p;
   ++s.attacks_rolled;
-  if (!res.hit) {
-    ev.add("miss", p.attacker,
-           [&] { return fmt::format("{} misses {}.", a.def.name, d.def.name); });
+  if (!p.result.hit) {
+    // The attack ends here: its record takes the pending attack as it stands, without a copy.
+    const FigureId attacker = p.attacker;
+    s.last_attack = std::move(p);
+    ev.add("miss", attacker, [&] { return fmt::format("{} misses {}.", a.def.name, d.def.name); });
     finish_attack(s, ev);
     return std::nullopt;
   }
+  s.last_attack = p;
+  const AttackResult& hit = p.result;
   ev.add("hit", p.attacker, [&] {
-    return fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, res.clicks,
-                       res.clicks == 1 ? "" : "s");
+    return fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, hit.clicks,
+                       hit.clicks == 1 ? "" : "s");
   });
-  if (res.has_effect(AceEffect::Stun)) {
+  if (hit.has_effect(AceEffect::Stun)) {
     for (auto& die : d.dice) {
       if (die.zone == DieZone::Base) die.zone = DieZone::Cup;
     }
@@ -933,14 +939,14 @@ Result do_cmd(GameState& s, const RollAttack& c, Story& ev) {
   int gear_left = 0;
   for (const auto& g : d.gear)
     gear_left += g.removed ? 0 : 1;
-  p.gear_to_remove = std::min(res.effect_count(AceEffect::TechSuperiority), gear_left);
+  p.gear_to_remove = std::min(hit.effect_count(AceEffect::TechSuperiority), gear_left);
   if (p.gear_to_remove > 0) {
     ev.add("tech", p.target, [&] {
       return fmt::format("Technical Superiority! {} must give up {} piece{} of gear.", d.def.name,
                          p.gear_to_remove, p.gear_to_remove == 1 ? "" : "s");
     });
   }
-  p.attacker_assigns = res.has_effect(AceEffect::CalledShot);
+  p.attacker_assigns = hit.has_effect(AceEffect::CalledShot);
   if (p.attacker_assigns) {
     ev.add("called_shot", p.attacker,
            [&] { return fmt::format("Called Shot! {} chooses the dial.", a.def.name); });
