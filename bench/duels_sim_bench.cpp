@@ -175,6 +175,22 @@ void BM_EngineReplayNarrated(benchmark::State& state) {
 }
 BENCHMARK(BM_EngineReplayNarrated)->Unit(benchmark::kMillisecond);
 
+// One copy of the match state as the simulator makes it at the start of every match (and legal()
+// for every question): the demo-table state after set-up, mid-way through the first replayed
+// match.
+void BM_GameStateCopy(benchmark::State& state) {
+  const Replay& r = demo_replay();
+  duels::GameState mid = r.start;
+  const auto& game = r.games.front();
+  for (std::size_t i = 0; i < game.size() / 2; ++i)
+    (void)duels::apply_quietly(mid, game[i]);
+  for (auto _ : state) {
+    duels::GameState copy = mid;
+    benchmark::DoNotOptimize(copy);
+  }
+}
+BENCHMARK(BM_GameStateCopy);
+
 }  // namespace
 
 BENCHMARK_MAIN();
