@@ -1370,22 +1370,20 @@ bool roll_colours_ok(const FigureState& f, const std::vector<dice::Die>& dice, R
 
 std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attacker, double gap_in,
                                           double chord_in) {
-  std::vector<DieId> out;
   const auto& f = fig(state, attacker);
-  const auto on_base = f.dice_in(DieZone::Base);
+  // One pass in die order: a die that may attack alone is a candidate and an anchor; a wild die
+  // that may not is a candidate only if some anchor exists, so without one none is kept.
+  std::vector<DieId> out;
   bool anchor_exists = false;
-  auto alone_ok = [&](DieId id) {
-    return !ids_colours_problem(f, std::array<DieId, 1>{id}, RollPurpose::Attack, gap_in, chord_in,
-                                state.options, false);
-  };
-  for (DieId id : on_base) {
-    if (alone_ok(id)) anchor_exists = true;
+  for (std::size_t i = 0; i < f.dice.size(); ++i) {
+    if (f.dice[i].zone != DieZone::Base) continue;
+    const auto id = static_cast<DieId>(i);
+    const bool alone = !ids_colours_problem(f, std::array<DieId, 1>{id}, RollPurpose::Attack,
+                                            gap_in, chord_in, state.options, false);
+    anchor_exists = anchor_exists || alone;
+    if (alone || dice::is_wild(f.dice[i].die.colour)) out.push_back(id);
   }
-  for (DieId id : on_base) {
-    const auto& die = f.dice[static_cast<std::size_t>(id)].die;
-    const bool alone = alone_ok(id);
-    if (alone || (dice::is_wild(die.colour) && anchor_exists)) out.push_back(id);
-  }
+  if (!anchor_exists) out.clear();
   return out;
 }
 
