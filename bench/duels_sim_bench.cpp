@@ -9,8 +9,11 @@
 
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "duels/assets.hpp"
+#include "duels/autoplay.hpp"
+#include "duels/engine.hpp"
 #include "duels/scene.hpp"
 #include "duels/sim.hpp"
 #include "duels/sim_line.hpp"
@@ -106,6 +109,87 @@ void BM_SimLineModel(benchmark::State& state) {
       static_cast<double>(state.iterations()) * batch, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_SimLineModel)->Unit(benchmark::kMillisecond);
+
+// The engine alone: the commands of 200 seeded demo-table matches, recorded once from the
+// built-in opponent, replayed through the engine (no opponent searching). `quiet` is how the
+// simulator plays (apply_quietly, no event text); otherwise apply writes every event's text,
+// as a match at the table does.
+struct Replay {
+  duels::GameState start;
+  std::vector<std::vector<duels::Command>> games;
+};
+
+const Replay& demo_replay() {
+  static const Replay r = [] {
+    const Matchup m = matchup();
+    duels::MatchSetup setup;
+    setup.table = demo_table();
+    setup.teams.push_back({"A", {{m.a.figure, m.a.gear, std::nullopt}}});
+    setup.teams.push_back({"B", {{m.b.figure, m.b.gear, std::nullopt}}});
+    Replay out{*duels::new_game(setup), {}};
+    auto odds = std::make_shared<duels::OddsCache>();
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      duels::GameState s = out.start;
+      duels::AutoPlayer ai(seed, odds);
+      auto& game = out.games.emplace_back();
+      while (s.phase != duels::Phase::GameOver && s.round <= 100) {
+        auto c = ai.next(s);
+        if (!c || duels::apply_quietly(s, *c)) break;
+        game.push_back(*c);
+      }
+    }
+    return out;
+  }();
+  return r;
+}
+
+void engine_replay(benchmark::State& state, bool quiet) {
+  const Replay& r = demo_replay();
+  std::size_t commands = 0;
+  for (auto _ : state) {
+    for (const auto& game : r.games) {
+      duels::GameState s = r.start;
+      for (const auto& c : game) {
+        if (quiet) {
+          benchmark::DoNotOptimize(duels::apply_quietly(s, c));
+        } else {
+          benchmark::DoNotOptimize(duels::apply(s, c));
+        }
+      }
+      commands += game.size();
+    }
+  }
+  state.counters["matches_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * r.games.size()), benchmark::Counter::kIsRate);
+  state.counters["commands_per_s"] =
+      benchmark::Counter(static_cast<double>(commands), benchmark::Counter::kIsRate);
+}
+
+void BM_EngineReplayQuiet(benchmark::State& state) {
+  engine_replay(state, true);
+}
+BENCHMARK(BM_EngineReplayQuiet)->Unit(benchmark::kMillisecond);
+
+void BM_EngineReplayNarrated(benchmark::State& state) {
+  engine_replay(state, false);
+}
+BENCHMARK(BM_EngineReplayNarrated)->Unit(benchmark::kMillisecond);
+
+// One copy of the match state as the simulator makes it at the start of every match (and legal()
+// for every question): the demo-table state after set-up, mid-way through the first replayed
+// match.
+void BM_GameStateCopy(benchmark::State& state) {
+  const Replay& r = demo_replay();
+  duels::GameState mid = r.start;
+  const auto& game = r.games.front();
+  for (std::size_t i = 0; i < game.size() / 2; ++i)
+    (void)duels::apply_quietly(mid, game[i]);
+  for (auto _ : state) {
+    duels::GameState copy = mid;
+    benchmark::DoNotOptimize(copy);
+  }
+}
+BENCHMARK(BM_GameStateCopy);
 
 }  // namespace
 

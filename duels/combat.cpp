@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "dice/notation.hpp"
 
@@ -102,11 +103,14 @@ AttackResult resolve_attack(const AttackInput& in) {
   r.hit = !r.no_dice_left && r.attack_total >= r.defence_total;
   if (!r.hit) return r;
   // I–J. Each shield blocks one counted die of its colour; aces are never blocked.
-  std::vector<dice::Colour> shields = in.shields;
+  std::array<int, dice::kColourCount> shields{};  // shields left, per colour
+  for (const dice::Colour c : in.shields)
+    ++shields[static_cast<std::size_t>(c)];
   for (int i : r.counted) {
-    const dice::Colour c = in.attack[static_cast<std::size_t>(i)].die.colour;
-    if (auto it = std::find(shields.begin(), shields.end(), c); it != shields.end()) {
-      shields.erase(it);
+    int& left =
+        shields[static_cast<std::size_t>(in.attack[static_cast<std::size_t>(i)].die.colour)];
+    if (left > 0) {
+      --left;
       r.blocked.push_back(i);
     } else {
       r.damaging.push_back(i);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "dice/notation.hpp"
@@ -64,13 +65,13 @@ std::string colour_list(const std::vector<Colour>& colours) {
 // Checks ids: known, distinct, and in `zone`.
 std::optional<Rejection> check_dice_ids(const FigureState& f, const std::vector<DieId>& ids,
                                         DieZone zone, std::string_view what) {
-  std::set<DieId> seen;
-  for (DieId id : ids) {
+  for (auto it = ids.begin(); it != ids.end(); ++it) {
+    const DieId id = *it;
     if (id < 0 || static_cast<std::size_t>(id) >= f.dice.size()) {
       return reject(RejectCode::UnknownDie, fmt::format("{} has no die #{} (it has {} dice)",
                                                         f.def.name, id, f.dice.size()));
     }
-    if (!seen.insert(id).second) {
+    if (std::find(ids.begin(), it, id) != it) {
       return reject(RejectCode::UnknownDie, fmt::format("die #{} is listed twice", id));
     }
     const DieState& d = f.dice[static_cast<std::size_t>(id)];
@@ -114,11 +115,17 @@ std::optional<Rejection> check_faces(const FigureState& f, const std::vector<Die
 std::vector<dice::Roll> rolls_of(const FigureState& f, const std::vector<DieId>& ids,
                                  const std::vector<int>& faces) {
   std::vector<dice::Roll> out;
+  out.reserve(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
     out.push_back({f.dice[static_cast<std::size_t>(ids[i])].die, faces[i]});
   }
   return out;
 }
+
+// check_roll_colours for the figure's dice `ids` (defined with it, below).
+std::optional<Rejection> check_roll_colours_of(const FigureState& f, const std::vector<DieId>& ids,
+                                               RollPurpose purpose, double gap_in, double chord_in,
+                                               const RuleOptions& options);
 
 void to_cup(FigureState& f, const std::vector<DieId>& ids) {
   for (DieId id : ids) {
@@ -127,9 +134,27 @@ void to_cup(FigureState& f, const std::vector<DieId>& ids) {
   }
 }
 
+// The events of one command. Their text is written only when someone will read it: a
+// simulation (apply_quietly) plays thousands of matches and reads none of it, and writing it was
+// most of the engine's time there.
+class Story {
+ public:
+  explicit Story(bool narrated) : narrated_(narrated) {}
+  [[nodiscard]] bool narrated() const { return narrated_; }
+  // Adds an event; `text` is called (and the event kept) only when the story is narrated.
+  template <class Text>
+  void add(const char* kind, std::optional<FigureId> figure, Text&& text) {
+    if (narrated_) events.push_back({kind, std::string(text()), figure});
+  }
+  std::vector<Event> events;
+
+ private:
+  bool narrated_;
+};
+
 // ---- phase transitions -------------------------------------------------------------------
 
-void start_round(GameState& s, std::vector<Event>& ev) {
+void start_round(GameState& s, Story& ev) {
   ++s.round;
   s.phase = Phase::ChooseDice;
   s.active_team = -1;
@@ -143,11 +168,12 @@ void start_round(GameState& s, std::vector<Event>& ev) {
     f.moved = false;
     f.attacks = 0;
   }
-  ev.push_back({"round",
-                fmt::format("Round {} begins; {} is the alpha team. Every player picks up "
-                            "to six dice from the cup.",
-                            s.round, team_name(s, s.alpha)),
-                std::nullopt});
+  ev.add("round", std::nullopt, [&] {
+    return fmt::format(
+        "Round {} begins; {} is the alpha team. Every player picks up "
+        "to six dice from the cup.",
+        s.round, team_name(s, s.alpha));
+  });
 }
 
 bool all_placed(const GameState& s) {
@@ -176,18 +202,18 @@ std::optional<TeamId> next_terrain_placer(const GameState& s, TeamId from) {
   return std::nullopt;
 }
 
-void begin_figure_placement(GameState& s, std::vector<Event>& ev) {
+void begin_figure_placement(GameState& s, Story& ev) {
   if (all_placed(s)) {
     start_round(s, ev);
     return;
   }
   s.phase = Phase::PlaceFigures;
   s.placing = *next_placer(s, s.alpha, true);
-  ev.push_back({"placement", fmt::format("{} places a figure first.", team_name(s, s.placing)),
-                std::nullopt});
+  ev.add("placement", std::nullopt,
+         [&] { return fmt::format("{} places a figure first.", team_name(s, s.placing)); });
 }
 
-void check_winner(GameState& s, std::vector<Event>& ev) {
+void check_winner(GameState& s, Story& ev) {
   std::vector<TeamId> in_game;
   for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t) {
     if (s.team_in_game(t)) in_game.push_back(t);
@@ -197,15 +223,15 @@ void check_winner(GameState& s, std::vector<Event>& ev) {
     s.phase = Phase::GameOver;
     s.attack.reset();
     s.active_figure.reset();
-    ev.push_back({"victory", fmt::format("{} wins the match!", team_name(s, in_game.front())),
-                  std::nullopt});
+    ev.add("victory", std::nullopt,
+           [&] { return fmt::format("{} wins the match!", team_name(s, in_game.front())); });
   } else if (in_game.empty() && s.phase != Phase::GameOver) {
     s.phase = Phase::GameOver;
-    ev.push_back({"victory", "No team is left: the match is a draw.", std::nullopt});
+    ev.add("victory", std::nullopt, [&] { return "No team is left: the match is a draw."; });
   }
 }
 
-void team_loses(GameState& s, TeamId t, const std::string& why, std::vector<Event>& ev) {
+void team_loses(GameState& s, TeamId t, const std::string& why, Story& ev) {
   auto& team = s.teams[static_cast<std::size_t>(t)];
   if (team.lost) return;
   team.lost = true;
@@ -216,12 +242,12 @@ void team_loses(GameState& s, TeamId t, const std::string& why, std::vector<Even
     }
   }
   std::erase_if(s.countdowns, [t](const Countdown& c) { return c.team == t; });
-  ev.push_back({"team_lost", fmt::format("{} loses: {}.", team.name, why), std::nullopt});
+  ev.add("team_lost", std::nullopt, [&] { return fmt::format("{} loses: {}.", team.name, why); });
 }
 
 // After an elimination: a team with no figure left loses at once; the lowest team(s) by value
 // start the two-turn countdown (spec §5).
-void after_elimination(GameState& s, std::vector<Event>& ev) {
+void after_elimination(GameState& s, Story& ev) {
   for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t) {
     if (!s.teams[static_cast<std::size_t>(t)].lost && s.team_figures(t, true).empty()) {
       team_loses(s, t, "no figure is left", ev);
@@ -236,26 +262,29 @@ void after_elimination(GameState& s, std::vector<Event>& ev) {
   std::string values;
   for (TeamId t = 0; t < static_cast<TeamId>(s.teams.size()); ++t) {
     if (!s.team_in_game(t)) continue;
-    values += fmt::format("{}{} {}", values.empty() ? "" : ", ", team_name(s, t), s.team_points(t));
+    if (ev.narrated()) {
+      values +=
+          fmt::format("{}{} {}", values.empty() ? "" : ", ", team_name(s, t), s.team_points(t));
+    }
     const bool counting_already = std::any_of(s.countdowns.begin(), s.countdowns.end(),
                                               [t](const Countdown& c) { return c.team == t; });
     if (s.team_points(t) == lowest && !counting_already) {
       // The turn under way (if it is this team's) does not count as one of the two.
       s.countdowns.push_back(Countdown{t, 2, s.active_team != t});
-      ev.push_back({"countdown",
-                    fmt::format("{} has the lowest value ({}) and two turns to bring another "
-                                "team's value to {} or less.",
-                                team_name(s, t), lowest, lowest),
-                    std::nullopt});
+      ev.add("countdown", std::nullopt, [&] {
+        return fmt::format(
+            "{} has the lowest value ({}) and two turns to bring another "
+            "team's value to {} or less.",
+            team_name(s, t), lowest, lowest);
+      });
     }
   }
-  ev.push_back({"values", fmt::format("Team values: {}.", values), std::nullopt});
+  ev.add("values", std::nullopt, [&] { return fmt::format("Team values: {}.", values); });
 }
 
-void end_round(GameState& s, std::vector<Event>& ev) {
-  ev.push_back({"round_end",
-                fmt::format("Round {} ends: dice on bases go back to the cups.", s.round),
-                std::nullopt});
+void end_round(GameState& s, Story& ev) {
+  ev.add("round_end", std::nullopt,
+         [&] { return fmt::format("Round {} ends: dice on bases go back to the cups.", s.round); });
   s.alpha = s.next_team_left(s.alpha);
   start_round(s, ev);
 }
@@ -277,9 +306,9 @@ std::optional<TeamId> next_active_team(const GameState& s) {
   return std::nullopt;
 }
 
-void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
-  ev.push_back({"team_turn_end", fmt::format("Every figure of {} has acted.", team_name(s, t)),
-                std::nullopt});
+void end_team_turn(GameState& s, TeamId t, Story& ev) {
+  ev.add("team_turn_end", std::nullopt,
+         [&] { return fmt::format("Every figure of {} has acted.", team_name(s, t)); });
   for (auto it = s.countdowns.begin(); it != s.countdowns.end();) {
     if (it->team != t) {
       ++it;
@@ -297,16 +326,16 @@ void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
       satisfied = satisfied || (o != t && s.team_in_game(o) && s.team_points(o) <= own);
     }
     if (it->turns_left > 0) {
-      ev.push_back({"countdown",
-                    fmt::format("{} has one turn left to bring another team to {} or less.",
-                                team_name(s, t), own),
-                    std::nullopt});
+      ev.add("countdown", std::nullopt, [&] {
+        return fmt::format("{} has one turn left to bring another team to {} or less.",
+                           team_name(s, t), own);
+      });
       ++it;
     } else if (satisfied) {
-      ev.push_back({"countdown",
-                    fmt::format("{} brought another team's value to its own ({}) in time.",
-                                team_name(s, t), own),
-                    std::nullopt});
+      ev.add("countdown", std::nullopt, [&] {
+        return fmt::format("{} brought another team's value to its own ({}) in time.",
+                           team_name(s, t), own);
+      });
       it = s.countdowns.erase(it);
     } else {
       team_loses(s, t, "it could not bring another team's value down to its own in two turns", ev);
@@ -316,7 +345,7 @@ void end_team_turn(GameState& s, TeamId t, std::vector<Event>& ev) {
   }
 }
 
-void advance_turns(GameState& s, std::vector<Event>& ev) {
+void advance_turns(GameState& s, Story& ev) {
   if (s.phase != Phase::Turns) return;
   if (s.active_team >= 0 && (team_done(s, s.active_team) || !s.team_in_game(s.active_team))) {
     const TeamId finished = s.active_team;
@@ -328,21 +357,22 @@ void advance_turns(GameState& s, std::vector<Event>& ev) {
   if (s.active_team < 0) {
     if (auto next = next_active_team(s)) {
       s.active_team = *next;
-      ev.push_back({"team_turn", fmt::format("{}'s turn.", team_name(s, *next)), std::nullopt});
+      ev.add("team_turn", std::nullopt,
+             [&] { return fmt::format("{}'s turn.", team_name(s, *next)); });
     } else {
       end_round(s, ev);
     }
   }
 }
 
-void end_figure_turn(GameState& s, FigureId f, std::vector<Event>& ev) {
+void end_figure_turn(GameState& s, FigureId f, Story& ev) {
   fig(s, f).turn_done = true;
   if (s.active_figure == f) s.active_figure.reset();
-  ev.push_back({"turn_end", fmt::format("{}'s turn is over.", fig_name(s, f)), f});
+  ev.add("turn_end", f, [&] { return fmt::format("{}'s turn is over.", fig_name(s, f)); });
   advance_turns(s, ev);
 }
 
-void maybe_auto_end(GameState& s, FigureId f, std::vector<Event>& ev) {
+void maybe_auto_end(GameState& s, FigureId f, Story& ev) {
   const auto& fs = fig(s, f);
   if (!fs.eliminated && fs.moved && fs.attacks >= 2 && !fs.turn_done) end_figure_turn(s, f, ev);
 }
@@ -373,7 +403,7 @@ std::optional<Rejection> check_turn(const GameState& s, FigureId f) {
   return std::nullopt;
 }
 
-void finish_attack(GameState& s, std::vector<Event>& ev) {
+void finish_attack(GameState& s, Story& ev) {
   const FigureId attacker = s.attack->attacker;
   s.attack.reset();
   if (s.phase == Phase::Turns) maybe_auto_end(s, attacker, ev);
@@ -381,9 +411,10 @@ void finish_attack(GameState& s, std::vector<Event>& ev) {
 
 // ---- commands ---------------------------------------------------------------------------
 
-using Result = Expected<std::vector<Event>, Rejection>;
+// A handler returns why it refused the command, or nothing once it has applied it.
+using Result = std::optional<Rejection>;
 
-Result do_cmd(GameState& s, const RollForAlpha& c) {
+Result do_cmd(GameState& s, const RollForAlpha& c, Story& ev) {
   if (s.phase != Phase::AlphaRoll)
     return reject(RejectCode::WrongPhase, "the alpha team is already settled");
   std::set<TeamId> expected(s.alpha_contenders.begin(), s.alpha_contenders.end());
@@ -405,36 +436,40 @@ Result do_cmd(GameState& s, const RollForAlpha& c) {
     }
     best = std::max(best, r[0] + r[1]);
   }
-  std::vector<Event> ev;
   std::vector<TeamId> tied;
-  std::string line;
   for (const auto& [t, r] : c.rolls) {
     s.teams[static_cast<std::size_t>(t)].alpha_roll = r;
-    line += fmt::format("{}{} rolls {}+{}={}", line.empty() ? "" : "; ", team_name(s, t), r[0],
-                        r[1], r[0] + r[1]);
     if (r[0] + r[1] == best) tied.push_back(t);
   }
-  ev.push_back({"alpha_roll", line, std::nullopt});
+  ev.add("alpha_roll", std::nullopt, [&] {
+    std::string line;
+    for (const auto& [t, r] : c.rolls) {
+      line += fmt::format("{}{} rolls {}+{}={}", line.empty() ? "" : "; ", team_name(s, t), r[0],
+                          r[1], r[0] + r[1]);
+    }
+    return line;
+  });
   s.alpha_contenders = tied;
   if (tied.size() > 1) {
-    std::string names;
-    for (TeamId t : tied)
-      names += (names.empty() ? "" : " and ") + team_name(s, t);
-    ev.push_back(
-        {"alpha_tie", fmt::format("{} tie at {}: they roll again.", names, best), std::nullopt});
-    return ev;
+    ev.add("alpha_tie", std::nullopt, [&] {
+      std::string names;
+      for (TeamId t : tied)
+        names += (names.empty() ? "" : " and ") + team_name(s, t);
+      return fmt::format("{} tie at {}: they roll again.", names, best);
+    });
+    return std::nullopt;
   }
   s.alpha = tied.front();
   s.alpha_contenders.clear();
-  ev.push_back(
-      {"alpha", fmt::format("{} is the alpha team.", team_name(s, s.alpha)), std::nullopt});
+  ev.add("alpha", std::nullopt,
+         [&] { return fmt::format("{} is the alpha team.", team_name(s, s.alpha)); });
   s.phase = Phase::PlaceTerrain;
   s.placing = s.alpha;
-  ev.push_back(
-      {"terrain",
-       fmt::format("{} places terrain first (up to two pieces per team).", team_name(s, s.alpha)),
-       std::nullopt});
-  return ev;
+  ev.add("terrain", std::nullopt, [&] {
+    return fmt::format("{} places terrain first (up to two pieces per team).",
+                       team_name(s, s.alpha));
+  });
+  return std::nullopt;
 }
 
 std::optional<Rejection> check_placing_team(const GameState& s, Phase phase, TeamId t) {
@@ -451,7 +486,7 @@ std::optional<Rejection> check_placing_team(const GameState& s, Phase phase, Tea
   return std::nullopt;
 }
 
-void after_terrain(GameState& s, TeamId t, std::vector<Event>& ev) {
+void after_terrain(GameState& s, TeamId t, Story& ev) {
   if (auto next = next_terrain_placer(s, t)) {
     s.placing = *next;
   } else {
@@ -459,7 +494,7 @@ void after_terrain(GameState& s, TeamId t, std::vector<Event>& ev) {
   }
 }
 
-Result do_cmd(GameState& s, const PlaceTerrain& c) {
+Result do_cmd(GameState& s, const PlaceTerrain& c, Story& ev) {
   if (auto r = check_placing_team(s, Phase::PlaceTerrain, c.team)) return *r;
   if (c.id.empty()) return reject(RejectCode::Other, "a terrain piece needs a name");
   for (const auto& p : s.terrain) {
@@ -467,7 +502,6 @@ Result do_cmd(GameState& s, const PlaceTerrain& c) {
       return reject(RejectCode::Other, fmt::format("terrain '{}' is already placed", c.id));
   }
   auto& team = s.teams[static_cast<std::size_t>(c.team)];
-  std::vector<Event> ev;
   if (s.table.measured) {
     // The piece's shape: typed with the command, or the table's catalogue piece of that name.
     std::optional<Shape> shape = c.shape;
@@ -501,28 +535,28 @@ Result do_cmd(GameState& s, const PlaceTerrain& c) {
     }
     if (auto r = check_terrain_shape(s, id, *shape)) return *r;
     s.terrain.push_back({id, c.team, shape});
-    ev.push_back({"terrain",
-                  fmt::format("{} places the {} ({}).", team.name, id, describe_shape(*shape)),
-                  std::nullopt});
+    ev.add("terrain", std::nullopt, [&] {
+      return fmt::format("{} places the {} ({}).", team.name, id, describe_shape(*shape));
+    });
   } else {
     s.terrain.push_back({c.id, c.team, std::nullopt});
-    ev.push_back(
-        {"terrain", fmt::format("{} places terrain '{}'.", team.name, c.id), std::nullopt});
+    ev.add("terrain", std::nullopt,
+           [&] { return fmt::format("{} places terrain '{}'.", team.name, c.id); });
   }
   team.terrain_placed++;
   team.terrain_done = team.terrain_placed >= 2;
   after_terrain(s, c.team, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const PassTerrain& c) {
+Result do_cmd(GameState& s, const PassTerrain& c, Story& ev) {
   if (auto r = check_placing_team(s, Phase::PlaceTerrain, c.team)) return *r;
   auto& team = s.teams[static_cast<std::size_t>(c.team)];
   team.terrain_done = true;
-  std::vector<Event> ev{
-      {"terrain", fmt::format("{} places no more terrain.", team.name), std::nullopt}};
+  ev.add("terrain", std::nullopt,
+         [&] { return fmt::format("{} places no more terrain.", team.name); });
   after_terrain(s, c.team, ev);
-  return ev;
+  return std::nullopt;
 }
 
 double gap_between(const FigureState& a, const Point& at, const FigureState& b) {
@@ -531,7 +565,7 @@ double gap_between(const FigureState& a, const Point& at, const FigureState& b) 
   return std::sqrt(dx * dx + dy * dy) - a.def.base_diameter_in / 2 - b.def.base_diameter_in / 2;
 }
 
-Result do_cmd(GameState& s, const PlaceFigure& c) {
+Result do_cmd(GameState& s, const PlaceFigure& c, Story& ev) {
   if (!valid_figure(s, c.figure))
     return reject(RejectCode::UnknownFigure, fmt::format("no figure #{}", c.figure));
   auto& f = fig(s, c.figure);
@@ -557,19 +591,19 @@ Result do_cmd(GameState& s, const PlaceFigure& c) {
     }
   }
   f.position = c.at;
-  std::vector<Event> ev{{"place",
-                         fmt::format("{} places {} at ({:.1f}, {:.1f}).", team_name(s, f.team),
-                                     f.def.name, c.at.x, c.at.y),
-                         c.figure}};
+  ev.add("place", c.figure, [&] {
+    return fmt::format("{} places {} at ({:.1f}, {:.1f}).", team_name(s, f.team), f.def.name,
+                       c.at.x, c.at.y);
+  });
   if (auto next = next_placer(s, f.team, false)) {
     s.placing = *next;
   } else {
     start_round(s, ev);
   }
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const ChooseDice& c) {
+Result do_cmd(GameState& s, const ChooseDice& c, Story& ev) {
   if (s.phase != Phase::ChooseDice) {
     return reject(RejectCode::WrongPhase, "dice are chosen only at the start of a round");
   }
@@ -589,21 +623,21 @@ Result do_cmd(GameState& s, const ChooseDice& c) {
   for (DieId id : c.dice)
     f.dice[static_cast<std::size_t>(id)].zone = DieZone::Base;
   f.chose_dice = true;
-  std::vector<Event> ev{
-      {"choose_dice",
-       fmt::format("{} puts {} on its base.", f.def.name,
-                   c.dice.empty() ? std::string("no dice") : dice::to_notation(dice_of(f, c.dice))),
-       c.figure}};
+  ev.add("choose_dice", c.figure, [&] {
+    return fmt::format(
+        "{} puts {} on its base.", f.def.name,
+        c.dice.empty() ? std::string("no dice") : dice::to_notation(dice_of(f, c.dice)));
+  });
   if (std::all_of(s.figures.begin(), s.figures.end(),
                   [](const FigureState& x) { return x.chose_dice; })) {
     s.phase = Phase::Turns;
     s.active_team = -1;
     advance_turns(s, ev);
   }
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const Move& c) {
+Result do_cmd(GameState& s, const Move& c, Story& ev) {
   if (auto r = check_turn(s, c.figure)) return *r;
   auto& f = fig(s, c.figure);
   if (f.moved)
@@ -611,14 +645,15 @@ Result do_cmd(GameState& s, const Move& c) {
                   fmt::format("{} has already moved this turn", f.def.name));
   std::vector<DieId> ids;
   std::vector<int> faces;
+  ids.reserve(c.rolls.size());
+  faces.reserve(c.rolls.size());
   for (const auto& r : c.rolls) {
     ids.push_back(r.die);
     faces.push_back(r.face);
   }
   if (auto r = check_dice_ids(f, ids, DieZone::Base, "on the base")) return *r;
   if (!ids.empty()) {
-    if (auto r = check_roll_colours(f, dice_of(f, ids), RollPurpose::Move, 0, 0, s.options))
-      return *r;
+    if (auto r = check_roll_colours_of(f, ids, RollPurpose::Move, 0, 0, s.options)) return *r;
   }
   if (auto r = check_faces(f, ids, faces, "movement")) return *r;
   if (c.distance_in && *c.distance_in < 0)
@@ -628,9 +663,9 @@ Result do_cmd(GameState& s, const Move& c) {
   for (const auto& r : rolls)
     sum += r.value();
   const int allowance = f.value(DialKind::Head) + sum;
-  const std::string rolled =
-      rolls.empty() ? std::string() : fmt::format(" (rolled {})", dice::to_notation(rolls));
-  std::vector<Event> ev;
+  auto rolled = [&] {
+    return rolls.empty() ? std::string() : fmt::format(" (rolled {})", dice::to_notation(rolls));
+  };
   if (s.table.measured) {
     // The table decides: the shortest legal path to where the base ends (spec §3 Movement).
     if (!c.to) {
@@ -653,16 +688,16 @@ Result do_cmd(GameState& s, const Move& c) {
                       f.def.name, *c.distance_in, c.to->x, c.to->y, m.length_in,
                       m.detour.empty() ? std::string() : " (round the " + m.detour.front() + ")"));
     }
-    std::string how;
-    if (!m.detour.empty()) {
-      how = " round ";
-      for (std::size_t i = 0; i < m.detour.size(); ++i)
-        how += (i == 0 ? "" : i + 1 == m.detour.size() ? " and " : ", ") + m.detour[i];
-    }
-    ev.push_back({"move",
-                  fmt::format("{} moves {}{} to ({:.1f}, {:.1f}), of its {}\"{}.", f.def.name,
-                              inches(m.length_in), how, c.to->x, c.to->y, allowance, rolled),
-                  c.figure});
+    ev.add("move", c.figure, [&] {
+      std::string how;
+      if (!m.detour.empty()) {
+        how = " round ";
+        for (std::size_t i = 0; i < m.detour.size(); ++i)
+          how += (i == 0 ? "" : i + 1 == m.detour.size() ? " and " : ", ") + m.detour[i];
+      }
+      return fmt::format("{} moves {}{} to ({:.1f}, {:.1f}), of its {}\"{}.", f.def.name,
+                         inches(m.length_in), how, c.to->x, c.to->y, allowance, rolled());
+    });
   } else {
     // A journal from before format 2: the typed distance, as it was played.
     const double distance = c.distance_in.value_or(0);
@@ -673,20 +708,20 @@ Result do_cmd(GameState& s, const Move& c) {
                                 rolls.empty() ? std::string() : fmt::format(" + {} rolled", sum),
                                 inches(distance)));
     }
-    ev.push_back(
-        {"move",
-         fmt::format("{} moves {} of its {}\"{}.", f.def.name, inches(distance), allowance, rolled),
-         c.figure});
+    ev.add("move", c.figure, [&] {
+      return fmt::format("{} moves {} of its {}\"{}.", f.def.name, inches(distance), allowance,
+                         rolled());
+    });
   }
   to_cup(f, ids);
   f.moved = true;
   if (c.to) f.position = c.to;
   s.active_figure = c.figure;
   maybe_auto_end(s, c.figure, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const DeclareAttack& c) {
+Result do_cmd(GameState& s, const DeclareAttack& c, Story& ev) {
   if (auto r = check_turn(s, c.attacker)) return *r;
   auto& a = fig(s, c.attacker);
   if (a.attacks >= 2)
@@ -738,7 +773,7 @@ Result do_cmd(GameState& s, const DeclareAttack& c) {
       m.line_of_fire = positions->line_of_fire;
       m.blockers = positions->blockers;
     } else {
-      m = *positions;
+      m = std::move(*positions);  // only its numbers are read below
     }
   }
   if (!m.line_of_fire) {
@@ -757,8 +792,8 @@ Result do_cmd(GameState& s, const DeclareAttack& c) {
   }
   if (c.dice.empty()) return reject(RejectCode::NoDice, "an attack needs at least one die");
   if (auto r = check_dice_ids(a, c.dice, DieZone::Base, "on the base")) return *r;
-  if (auto r = check_roll_colours(a, dice_of(a, c.dice), RollPurpose::Attack, m.gap_in, m.chord_in,
-                                  s.options)) {
+  if (auto r =
+          check_roll_colours_of(a, c.dice, RollPurpose::Attack, m.gap_in, m.chord_in, s.options)) {
     return *r;
   }
   a.attacks++;
@@ -775,15 +810,15 @@ Result do_cmd(GameState& s, const DeclareAttack& c) {
   }
   p.attack_dice = c.dice;
   p.stage = AttackStage::Dodge;
-  s.attack = p;
-  return std::vector<Event>{
-      {"attack",
-       fmt::format("{} attacks {} at {}{} with {}.", a.def.name, t.def.name, inches(m.gap_in),
-                   p.manual ? fmt::format(" (measured by hand; the positions say {})",
-                                          inches(p.positions_gap_in))
-                            : std::string(),
-                   dice::to_notation(dice_of(a, c.dice))),
-       c.attacker}};
+  s.attack = std::move(p);
+  ev.add("attack", c.attacker, [&] {
+    return fmt::format("{} attacks {} at {}{} with {}.", a.def.name, t.def.name, inches(m.gap_in),
+                       s.attack->manual ? fmt::format(" (measured by hand; the positions say {})",
+                                                      inches(s.attack->positions_gap_in))
+                                        : std::string(),
+                       dice::to_notation(dice_of(a, c.dice)));
+  });
+  return std::nullopt;
 }
 
 std::optional<Rejection> check_stage(const GameState& s, AttackStage stage, std::string_view what) {
@@ -800,24 +835,24 @@ std::optional<Rejection> check_stage(const GameState& s, AttackStage stage, std:
   return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const ChooseDodge& c) {
+Result do_cmd(GameState& s, const ChooseDodge& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::Dodge, "dodge")) return *r;
   auto& d = fig(s, s.attack->target);
   if (auto r = check_dice_ids(d, c.dice, DieZone::Base, "on the base")) return *r;
   if (!c.dice.empty()) {
-    if (auto r = check_roll_colours(d, dice_of(d, c.dice), RollPurpose::Dodge, 0, 0, s.options))
-      return *r;
+    if (auto r = check_roll_colours_of(d, c.dice, RollPurpose::Dodge, 0, 0, s.options)) return *r;
   }
   s.attack->dodge_dice = c.dice;
   s.attack->stage = AttackStage::Roll;
-  return std::vector<Event>{{"dodge",
-                             c.dice.empty() ? fmt::format("{} does not dodge.", d.def.name)
-                                            : fmt::format("{} dodges with {}.", d.def.name,
-                                                          dice::to_notation(dice_of(d, c.dice))),
-                             s.attack->target}};
+  ev.add("dodge", s.attack->target, [&] {
+    return c.dice.empty() ? fmt::format("{} does not dodge.", d.def.name)
+                          : fmt::format("{} dodges with {}.", d.def.name,
+                                        dice::to_notation(dice_of(d, c.dice)));
+  });
+  return std::nullopt;
 }
 
-void enter_damage_or_finish(GameState& s, std::vector<Event>& ev) {
+void enter_damage_or_finish(GameState& s, Story& ev) {
   auto& p = *s.attack;
   if (p.gear_to_remove > 0) {
     p.stage = AttackStage::RemoveGear;
@@ -825,19 +860,18 @@ void enter_damage_or_finish(GameState& s, std::vector<Event>& ev) {
   }
   if (p.result.clicks > 0) {
     p.stage = AttackStage::Damage;
-    ev.push_back(
-        {"assign",
-         fmt::format("{} assigns {} click{} to one of {}'s dials.",
-                     p.attacker_assigns ? fig_name(s, p.attacker) + " (Called Shot)"
-                                        : fig_name(s, p.target),
-                     p.result.clicks, p.result.clicks == 1 ? "" : "s", fig_name(s, p.target)),
-         p.target});
+    ev.add("assign", p.target, [&] {
+      return fmt::format(
+          "{} assigns {} click{} to one of {}'s dials.",
+          p.attacker_assigns ? fig_name(s, p.attacker) + " (Called Shot)" : fig_name(s, p.target),
+          p.result.clicks, p.result.clicks == 1 ? "" : "s", fig_name(s, p.target));
+    });
     return;
   }
   finish_attack(s, ev);
 }
 
-Result do_cmd(GameState& s, const RollAttack& c) {
+Result do_cmd(GameState& s, const RollAttack& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::Roll, "roll")) return *r;
   auto& p = *s.attack;
   auto& a = fig(s, p.attacker);
@@ -863,61 +897,65 @@ Result do_cmd(GameState& s, const RollAttack& c) {
     in.bonus_choice = c.bonus;
     res = resolve_attack(in);
   }
-  std::vector<Event> ev;
-  ev.push_back({"roll",
-                fmt::format("{} rolls {}{}.", a.def.name, dice::to_notation(in.attack),
-                            in.dodge.empty() ? std::string()
-                                             : fmt::format("; {} rolls {}", d.def.name,
-                                                           dice::to_notation(in.dodge))),
-                p.attacker});
-  for (auto& line : describe_attack(in, res))
-    ev.push_back({"step", std::move(line), p.attacker});
+  ev.add("roll", p.attacker, [&] {
+    return fmt::format("{} rolls {}{}.", a.def.name, dice::to_notation(in.attack),
+                       in.dodge.empty()
+                           ? std::string()
+                           : fmt::format("; {} rolls {}", d.def.name, dice::to_notation(in.dodge)));
+  });
+  if (ev.narrated()) {
+    for (auto& line : describe_attack(in, res))
+      ev.add("step", p.attacker, [&] { return std::move(line); });
+  }
   // Every rolled die goes to its cup (Bad Karma and blocked dice included).
   to_cup(a, p.attack_dice);
   to_cup(d, p.dodge_dice);
-  p.input = in;
-  p.result = res;
+  p.input = std::move(in);
+  p.result = std::move(res);
   p.stage = AttackStage::Damage;
-  s.last_attack = p;
   ++s.attacks_rolled;
-  if (!res.hit) {
-    ev.push_back({"miss", fmt::format("{} misses {}.", a.def.name, d.def.name), p.attacker});
+  if (!p.result.hit) {
+    // The attack ends here: its record takes the pending attack as it stands, without a copy.
+    const FigureId attacker = p.attacker;
+    s.last_attack = std::move(p);
+    ev.add("miss", attacker, [&] { return fmt::format("{} misses {}.", a.def.name, d.def.name); });
     finish_attack(s, ev);
-    return ev;
+    return std::nullopt;
   }
-  ev.push_back({"hit",
-                fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, res.clicks,
-                            res.clicks == 1 ? "" : "s"),
-                p.attacker});
-  if (res.has_effect(AceEffect::Stun)) {
+  s.last_attack = p;
+  const AttackResult& hit = p.result;
+  ev.add("hit", p.attacker, [&] {
+    return fmt::format("{} hits {} for {} click{}.", a.def.name, d.def.name, hit.clicks,
+                       hit.clicks == 1 ? "" : "s");
+  });
+  if (hit.has_effect(AceEffect::Stun)) {
     for (auto& die : d.dice) {
       if (die.zone == DieZone::Base) die.zone = DieZone::Cup;
     }
-    ev.push_back(
-        {"stun",
-         fmt::format("Stun! {}'s dice on its base go to its cup for the round.", d.def.name),
-         p.target});
+    ev.add("stun", p.target, [&] {
+      return fmt::format("Stun! {}'s dice on its base go to its cup for the round.", d.def.name);
+    });
   }
   int gear_left = 0;
   for (const auto& g : d.gear)
     gear_left += g.removed ? 0 : 1;
-  p.gear_to_remove = std::min(res.effect_count(AceEffect::TechSuperiority), gear_left);
+  p.gear_to_remove = std::min(hit.effect_count(AceEffect::TechSuperiority), gear_left);
   if (p.gear_to_remove > 0) {
-    ev.push_back({"tech",
-                  fmt::format("Technical Superiority! {} must give up {} piece{} of gear.",
-                              d.def.name, p.gear_to_remove, p.gear_to_remove == 1 ? "" : "s"),
-                  p.target});
+    ev.add("tech", p.target, [&] {
+      return fmt::format("Technical Superiority! {} must give up {} piece{} of gear.", d.def.name,
+                         p.gear_to_remove, p.gear_to_remove == 1 ? "" : "s");
+    });
   }
-  p.attacker_assigns = res.has_effect(AceEffect::CalledShot);
+  p.attacker_assigns = hit.has_effect(AceEffect::CalledShot);
   if (p.attacker_assigns) {
-    ev.push_back(
-        {"called_shot", fmt::format("Called Shot! {} chooses the dial.", a.def.name), p.attacker});
+    ev.add("called_shot", p.attacker,
+           [&] { return fmt::format("Called Shot! {} chooses the dial.", a.def.name); });
   }
   enter_damage_or_finish(s, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const RemoveGear& c) {
+Result do_cmd(GameState& s, const RemoveGear& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::RemoveGear, "take gear from")) return *r;
   auto& p = *s.attack;
   auto& d = fig(s, p.target);
@@ -941,15 +979,15 @@ Result do_cmd(GameState& s, const RemoveGear& c) {
     }
   }
   --p.gear_to_remove;
-  std::vector<Event> ev{{"gear_lost",
-                         fmt::format("{} loses {} and its {} dice for the rest of the game.",
-                                     d.def.name, it->def.name, lost),
-                         p.target}};
+  ev.add("gear_lost", p.target, [&] {
+    return fmt::format("{} loses {} and its {} dice for the rest of the game.", d.def.name,
+                       it->def.name, lost);
+  });
   enter_damage_or_finish(s, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const AssignDamage& c) {
+Result do_cmd(GameState& s, const AssignDamage& c, Story& ev) {
   if (auto r = check_stage(s, AttackStage::Damage, "assign damage for")) return *r;
   auto& p = *s.attack;
   auto& d = fig(s, p.target);
@@ -958,34 +996,32 @@ Result do_cmd(GameState& s, const AssignDamage& c) {
   const int before = d.dial[static_cast<std::size_t>(k)];
   const int after = std::min(before + p.result.clicks, static_cast<int>(dial.positions.size()) - 1);
   d.dial[static_cast<std::size_t>(k)] = after;
-  std::vector<Event> ev;
-  ev.push_back({"damage",
-                fmt::format("{}'s {} dial clicks {} time{}: {} → {}.", d.def.name,
-                            dial_name(c.dial), p.result.clicks, p.result.clicks == 1 ? "" : "s",
-                            dial.positions[static_cast<std::size_t>(before)].value,
-                            dial.positions[static_cast<std::size_t>(after)].value),
-                p.target});
+  ev.add("damage", p.target, [&] {
+    return fmt::format("{}'s {} dial clicks {} time{}: {} → {}.", d.def.name, dial_name(c.dial),
+                       p.result.clicks, p.result.clicks == 1 ? "" : "s",
+                       dial.positions[static_cast<std::size_t>(before)].value,
+                       dial.positions[static_cast<std::size_t>(after)].value);
+  });
   if (d.bullet_holes() >= 3) {
     d.eliminated = true;
     d.position.reset();
     for (auto& die : d.dice) {
       if (die.zone == DieZone::Base) die.zone = DieZone::Cup;
     }
-    ev.push_back({"eliminated",
-                  fmt::format("{} shows three bullet holes and is eliminated.", d.def.name),
-                  p.target});
+    ev.add("eliminated", p.target, [&] {
+      return fmt::format("{} shows three bullet holes and is eliminated.", d.def.name);
+    });
     after_elimination(s, ev);
-    if (s.phase == Phase::GameOver) return ev;
+    if (s.phase == Phase::GameOver) return std::nullopt;
   }
   finish_attack(s, ev);
-  return ev;
+  return std::nullopt;
 }
 
-Result do_cmd(GameState& s, const EndTurn& c) {
+Result do_cmd(GameState& s, const EndTurn& c, Story& ev) {
   if (auto r = check_turn(s, c.figure)) return *r;
-  std::vector<Event> ev;
   end_figure_turn(s, c.figure, ev);
-  return ev;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -1163,23 +1199,32 @@ Expected<std::vector<Event>, Rejection> apply(GameState& state, const Command& c
   // Every handler checks everything before it changes anything, so a rejection leaves the state
   // as it was without copying it (tests/duels/engine_test.cpp checks this on every rejection,
   // and a property test on random commands).
-  return std::visit([&](const auto& c) { return do_cmd(state, c); }, command);
+  Story story(true);
+  if (auto r = std::visit([&](const auto& c) { return do_cmd(state, c, story); }, command))
+    return *std::move(r);
+  return std::move(story.events);
+}
+
+std::optional<Rejection> apply_quietly(GameState& state, const Command& command) {
+  Story story(false);
+  return std::visit([&](const auto& c) { return do_cmd(state, c, story); }, command);
 }
 
 std::optional<Rejection> legal(const GameState& state, const Command& command) {
   GameState copy = state;
-  auto result = std::visit([&](const auto& c) { return do_cmd(copy, c); }, command);
-  if (result) return std::nullopt;
-  return result.error();
+  return apply_quietly(copy, command);
 }
 
 namespace {
 
 // check_roll_colours, with the reason written only when `explain` (the opponent's searches
 // only need to know whether a roll is legal; formatting every refusal was a fifth of their time).
-std::optional<Rejection> roll_colours_problem(const FigureState& f,
-                                              const std::vector<dice::Die>& dice,
-                                              RollPurpose purpose, double gap_in, double chord_in,
+// `dice` is any list of dice, `colour_of` reads one's colour: the engine checks dice by their
+// ids on the figure, without copying them.
+template <class Dice, class ColourOf>
+std::optional<Rejection> roll_colours_problem(const FigureState& f, const Dice& dice,
+                                              ColourOf colour_of, RollPurpose purpose,
+                                              double gap_in, double chord_in,
                                               const RuleOptions& options, bool explain) {
   auto fail = [&](RejectCode code, auto&& text) -> Rejection {
     if (!explain) return Rejection{code, {}};
@@ -1198,7 +1243,7 @@ std::optional<Rejection> roll_colours_problem(const FigureState& f,
   };
   bool anchor = false;
   for (const auto& d : dice) {
-    const Colour c = d.colour;
+    const Colour c = colour_of(d);
     if (dice::is_wild(c)) {
       anchor = anchor || own_track_ok(c);
       continue;
@@ -1263,7 +1308,8 @@ std::optional<Rejection> roll_colours_problem(const FigureState& f,
     if (!explain) return Rejection{RejectCode::IllegalColour, {}};
     std::vector<Colour> wild;
     for (const auto& d : dice) {
-      if (std::find(wild.begin(), wild.end(), d.colour) == wild.end()) wild.push_back(d.colour);
+      if (std::find(wild.begin(), wild.end(), colour_of(d)) == wild.end())
+        wild.push_back(colour_of(d));
     }
     std::string why;
     for (Colour c : wild) {
@@ -1288,38 +1334,56 @@ std::optional<Rejection> roll_colours_problem(const FigureState& f,
   return std::nullopt;
 }
 
+Colour colour_of_die(const dice::Die& d) {
+  return d.colour;
+}
+
+// The colour problem of the figure's dice `ids` (checked already), explained or not.
+template <class Ids>
+std::optional<Rejection> ids_colours_problem(const FigureState& f, const Ids& ids,
+                                             RollPurpose purpose, double gap_in, double chord_in,
+                                             const RuleOptions& options, bool explain) {
+  return roll_colours_problem(
+      f, ids, [&](DieId id) { return f.dice[static_cast<std::size_t>(id)].die.colour; }, purpose,
+      gap_in, chord_in, options, explain);
+}
+
+std::optional<Rejection> check_roll_colours_of(const FigureState& f, const std::vector<DieId>& ids,
+                                               RollPurpose purpose, double gap_in, double chord_in,
+                                               const RuleOptions& options) {
+  return ids_colours_problem(f, ids, purpose, gap_in, chord_in, options, true);
+}
+
 }  // namespace
 
 std::optional<Rejection> check_roll_colours(const FigureState& f,
                                             const std::vector<dice::Die>& dice, RollPurpose purpose,
                                             double gap_in, double chord_in,
                                             const RuleOptions& options) {
-  return roll_colours_problem(f, dice, purpose, gap_in, chord_in, options, true);
+  return roll_colours_problem(f, dice, colour_of_die, purpose, gap_in, chord_in, options, true);
 }
 
 bool roll_colours_ok(const FigureState& f, const std::vector<dice::Die>& dice, RollPurpose purpose,
                      double gap_in, double chord_in, const RuleOptions& options) {
-  return !roll_colours_problem(f, dice, purpose, gap_in, chord_in, options, false);
+  return !roll_colours_problem(f, dice, colour_of_die, purpose, gap_in, chord_in, options, false);
 }
 
 std::vector<DieId> attack_dice_candidates(const GameState& state, FigureId attacker, double gap_in,
                                           double chord_in) {
-  std::vector<DieId> out;
   const auto& f = fig(state, attacker);
-  const auto on_base = f.dice_in(DieZone::Base);
+  // One pass in die order: a die that may attack alone is a candidate and an anchor; a wild die
+  // that may not is a candidate only if some anchor exists, so without one none is kept.
+  std::vector<DieId> out;
   bool anchor_exists = false;
-  for (DieId id : on_base) {
-    if (roll_colours_ok(f, {f.dice[static_cast<std::size_t>(id)].die}, RollPurpose::Attack, gap_in,
-                        chord_in, state.options)) {
-      anchor_exists = true;
-    }
+  for (std::size_t i = 0; i < f.dice.size(); ++i) {
+    if (f.dice[i].zone != DieZone::Base) continue;
+    const auto id = static_cast<DieId>(i);
+    const bool alone = !ids_colours_problem(f, std::array<DieId, 1>{id}, RollPurpose::Attack,
+                                            gap_in, chord_in, state.options, false);
+    anchor_exists = anchor_exists || alone;
+    if (alone || dice::is_wild(f.dice[i].die.colour)) out.push_back(id);
   }
-  for (DieId id : on_base) {
-    const auto& die = f.dice[static_cast<std::size_t>(id)].die;
-    const bool alone_ok =
-        roll_colours_ok(f, {die}, RollPurpose::Attack, gap_in, chord_in, state.options);
-    if (alone_ok || (dice::is_wild(die.colour) && anchor_exists)) out.push_back(id);
-  }
+  if (!anchor_exists) out.clear();
   return out;
 }
 

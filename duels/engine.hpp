@@ -42,6 +42,11 @@ Expected<GameState, Rejection> new_game(const MatchSetup& setup);
 /// state is exactly as it was.
 Expected<std::vector<Event>, Rejection> apply(GameState& state, const Command& command);
 
+/// `apply` without the words: the same rules and the same state afterwards, but no events are
+/// written (a simulation plays thousands of matches and reads none of them). Nothing on
+/// success, or the rejection with its reason.
+std::optional<Rejection> apply_quietly(GameState& state, const Command& command);
+
 /// Whether a command would be accepted (nullopt) or why not.
 std::optional<Rejection> legal(const GameState& state, const Command& command);
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "duels/assets.hpp"
+#include "duels/autoplay.hpp"
+#include "duels/engine.hpp"
 #include "duels/scene.hpp"
 #include "duels/sim_line.hpp"
 #include "duels/table_rules.hpp"
@@ -129,6 +131,52 @@ TEST(Sim, GearThatMattersShowsUpOnTheDemoTable) {
   EXPECT_GT(geared.damage_per_round_a, bare.damage_per_round_a * 1.15)
       << bare.damage_per_round_a << " vs " << geared.damage_per_round_a;
   EXPECT_GT(geared.win_a.p, bare.win_a.p) << bare.win_a.p << " vs " << geared.win_a.p;
+}
+
+// The simulator plays through apply_quietly, the engine without its words: at every step of
+// seeded matches on the demo table (gear lost, stuns, eliminations), it leaves exactly the state
+// apply leaves, and refuses what apply refuses with the same reason.
+TEST(Sim, QuietEngineLeavesTheSameStatesAsTheEngine) {
+  const SimSide a = side("Razor", {"armored-jacket", "smartgun-link", "stim-patch"});
+  const SimSide b = side("Hex", {"power-focus", "spirit-ward", "stim-patch"});
+  MatchSetup setup;
+  setup.table = demo_table().table;
+  setup.teams.push_back({"A", {{a.figure, a.gear, std::nullopt}}});
+  setup.teams.push_back({"B", {{b.figure, b.gear, std::nullopt}}});
+  int steps = 0, refusals = 0, quiet_events = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    GameState s = *new_game(setup);
+    AutoPlayer player(seed);
+    while (s.phase != Phase::GameOver && s.round <= 100) {
+      const auto c = player.next(s);
+      if (!c) break;
+      // A command that is refused at this point (the other side ending a turn it doesn't have).
+      for (FigureId f = 0; f < 2; ++f) {
+        GameState loud = s, quiet = s;
+        const auto said = duels::apply(loud, EndTurn{f});
+        const auto refused = apply_quietly(quiet, EndTurn{f});
+        ASSERT_EQ(said.has_value(), !refused.has_value()) << "seed " << seed;
+        if (refused) {
+          ++refusals;
+          EXPECT_EQ(refused->code, said.error().code);
+          EXPECT_EQ(refused->reason, said.error().reason);
+        }
+        EXPECT_TRUE(loud == quiet) << "seed " << seed;
+      }
+      GameState quiet = s;
+      const auto said = duels::apply(s, *c);
+      ASSERT_TRUE(said) << said.error().reason;
+      ASSERT_FALSE(apply_quietly(quiet, *c)) << "seed " << seed << ": " << command_name(*c);
+      ASSERT_TRUE(s == quiet) << "seed " << seed << " step " << steps << ": " << command_name(*c);
+      ASSERT_EQ(state_hash(s), state_hash(quiet));
+      quiet_events += said->empty() ? 0 : 1;
+      ++steps;
+    }
+    EXPECT_EQ(s.phase, Phase::GameOver) << "seed " << seed;
+  }
+  EXPECT_GT(steps, 12 * 30);
+  EXPECT_GT(refusals, steps / 2);
+  EXPECT_EQ(quiet_events, steps);  // apply itself still tells every step
 }
 
 TEST(SimLineModel, SameSeedSameResult) {
