@@ -322,5 +322,22 @@ TEST(CardOverride, ValueNotUtf8IsRefused) {
   EXPECT_NE(reply.text.find("UTF-8"), std::string::npos) << reply.text;
 }
 
+// Found by fuzz_card_consoles (UBSan): `set /current 2e50` in the Crossfire console converted
+// 2e50 to an int, which is undefined; 1.7 and 2^32 were silently read as 1 and 0. Every number in
+// a card state is a whole number an int holds, or the override is refused.
+TEST(CardOverride, NumbersAnIntCannotHoldAreRefused) {
+  cards::srtcg::Console console(11);
+  ASSERT_TRUE(console.handle("player Ann").ok);
+  ASSERT_TRUE(console.handle("player Bob").ok);
+  for (const char* value : {"2e50", "1.7", "4294967296", "-2147483649"}) {
+    const auto reply = console.handle(std::string("set /active ") + value);
+    EXPECT_FALSE(reply.ok) << value;
+    EXPECT_NE(reply.text.find("a whole number from"), std::string::npos) << reply.text;
+  }
+  EXPECT_EQ(console.session().state().active, 0);
+  EXPECT_TRUE(console.handle("set /active 1").ok);
+  EXPECT_EQ(console.session().state().active, 1);
+}
+
 }  // namespace
 }  // namespace duels::match
