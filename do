@@ -78,7 +78,7 @@ case "${1:-}" in
   test)
     setup; build
     (cd build && ctest --output-on-failure -j "${DUELS_JOBS:-2}" --timeout 900)
-    # The sanitizer suite is not yet part of the default run: see docs/reliability.md.
+    # The sanitizer suite runs in CI (.ci/run) after this one; DUELS_ASAN=1 adds it here.
     if [ "${DUELS_ASAN:-0}" != 0 ]; then asan; fi
     ;;
   asan) setup; asan ;;
