@@ -166,14 +166,15 @@ BaseMap parse_base_map(const std::string& text, const std::string& file) {
     m.figure = r.text(b, "figure", path, true).value_or("");
     m.diameter_in = r.number(b, "diameter", path, true, 0.5, 12).value_or(2);
     if (auto t = r.text(b, "target", path, false)) {
-      if (*t == "ring") {
+      if (*t == "ring" || *t == "ring2") {
         m.ring = true;
-        if (m.marker_id >= ring_code_count()) {
+        m.ring_style = *t == "ring2" ? RingStyle::kTwoBand : RingStyle::kOneBand;
+        if (m.marker_id >= ring_code_count(m.ring_style)) {
           r.error(b["marker"], join_path(path, "marker"),
-                  fmt::format("a ring code from 0 to {}", ring_code_count() - 1), b);
+                  fmt::format("a {} code from 0 to {}", *t, ring_code_count(m.ring_style) - 1), b);
         }
       } else if (*t != "square") {
-        r.error(b["target"], join_path(path, "target"), "square or ring", b);
+        r.error(b["target"], join_path(path, "target"), "square, ring or ring2", b);
       }
     }
     m.marker_side_in = r.number(b, "marker_side", path, !m.ring, 0.2, 12).value_or(1);

@@ -138,11 +138,12 @@ Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detecto
     std::size_t f = 0;
     while (f < ring_finders_.size() &&
            (std::abs(ring_finders_[f].diameter_in() - b.diameter_in) > 1e-9 ||
-            std::abs(ring_finders_[f].top_height_in() - b.marker_height_in) > 1e-9)) {
+            std::abs(ring_finders_[f].top_height_in() - b.marker_height_in) > 1e-9 ||
+            ring_finders_[f].style() != b.ring_style)) {
       ++f;
     }
     if (f == ring_finders_.size()) {
-      ring_finders_.emplace_back(plane_, b.diameter_in, b.marker_height_in);
+      ring_finders_.emplace_back(plane_, b.diameter_in, b.marker_height_in, b.ring_style);
       ring_codes_.emplace_back();
     }
     ring_codes_[f].push_back(b.marker_id);
@@ -180,8 +181,8 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
         RingTrack t;
         t.finder = f;
         t.centre = s.centre_in;
-        t.code_sum.assign(kRingCodeSamples, 0.f);
-        t.weight_sum.assign(kRingCodeSamples, 0.f);
+        t.code_sum.assign(s.code.size(), 0.f);
+        t.weight_sum.assign(s.code.size(), 0.f);
         ring_tracks_.push_back(std::move(t));
         updated.push_back(0);
       }
@@ -248,7 +249,8 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   for (int r = 0; r < n; ++r) {
     RingTrack& t = ring_tracks_[rows[static_cast<std::size_t>(r)]];
     auto& row = cost[static_cast<std::size_t>(r)];
-    agree[static_cast<std::size_t>(r)] = ring_agreements(t.code_sum, t.weight_sum, t.frames, codes);
+    agree[static_cast<std::size_t>(r)] =
+        ring_agreements(t.code_sum, t.weight_sum, t.frames, codes, ring_finders_[finder].style());
     for (int c = 0; c < n_codes; ++c) {
       const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
       const double u =
@@ -399,7 +401,8 @@ BaseMap base_map_from_scene(const SceneSpec& scene) {
     m.marker_side_in = b.marker_side_in;
     m.marker_height_in = b.height_in;
     m.offset_in = b.marker_offset_in;
-    m.ring = b.target == BaseTargetKind::kRing;
+    m.ring = b.target != BaseTargetKind::kSquare;
+    m.ring_style = ring_style_of(b.target);
     map.bases.push_back(m);
   }
   return map;
