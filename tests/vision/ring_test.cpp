@@ -306,8 +306,8 @@ TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
 
 // The two-band ring (`target: ring2`) on the same bench scenario: its codes differ within
 // any half of the ring, so a ring half hidden by its figure is still named. Measured when
-// written: 23 of 32 named (the one-band ring: 16), 24 located, no wrong name. A regression of
-// the code book, the two-band reading or the naming fails here.
+// written: 27 of 32 named (the one-band ring: 16), 28 located, no wrong name. A regression of
+// the code book, the two-band reading, the rim fit or the naming fails here.
 TEST(Coverage, TwoBandRingsNamedFromHalfTheRingNeverWrongly) {
   const auto all = standard_coverage_scenarios(BaseTargetKind::kRing2);
   ASSERT_FALSE(all.empty());
@@ -319,10 +319,11 @@ TEST(Coverage, TwoBandRingsNamedFromHalfTheRingNeverWrongly) {
               r.located[0] + r.located[1] + r.located[2], r.found_total(), r.all_total());
   EXPECT_EQ(r.off_by_1in, 0);
   EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_GE(r.found_total(), 21) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found_total(), 25) << r.found_total() << "/" << r.all_total();
   EXPECT_GE(r.found[0], 12) << "near third";
-  EXPECT_GE(r.found[1], 8) << "middle third";
-  EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 22);
+  EXPECT_GE(r.found[1], 10) << "middle third";
+  EXPECT_GE(r.found[2], 2) << "far third";
+  EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 26);
   EXPECT_LE(r.centre_p95_in, 0.10);
   EXPECT_LE(r.gap_p95_in, 0.12);
 }
