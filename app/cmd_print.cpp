@@ -234,7 +234,8 @@ void add_print(CLI::App& root) {
     for (double d : diameters)
       sizes += (sizes.empty() ? "" : ", ") + calib::format_in(d);
     const std::string what =
-        fmt::format("{} base {}s (codes {}) for {} bases", ids->size(), o->target, o->ids, sizes);
+        fmt::format("{} {} (codes {}) for {} bases", ids->size(),
+                    o->target == "ring2" ? "two-band base rings" : "base rings", o->ids, sizes);
     const auto files = calib::write_sheets(o->out, *sheets, o->dpi, what);
     report(files, what, *sheets, o->dpi, o->json);
   });

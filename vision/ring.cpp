@@ -445,9 +445,27 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   if (s.rim_points < kRingRays / 2) return std::nullopt;
   s.fit_rms_in = std::sqrt(ss / s.rim_points);
   s.contrast = (in_sum - out_sum) / s.rim_points;
-  // A rim fitted loosely (RMS 0.045–0.06 R: a white rim narrowed by a black cell inside it
-  // and blurred, or partly hidden) is kept only when it looks like a whole ring: checked below.
-  if (s.contrast < 12 || s.fit_rms_in > 0.06 * R || cv::norm(c - guess) > (wide ? 0.6 : 0.3) * R)
+  // The size of a pixel here, inches (RMS over the ellipse's two axes): far from the camera a
+  // sub-pixel rim fit is still several hundredths of an inch.
+  double px_in = 0;
+  {
+    const auto x0 = plane_.table_to_image({c.x - R, c.y, height_});
+    const auto x1 = plane_.table_to_image({c.x + R, c.y, height_});
+    const auto y0 = plane_.table_to_image({c.x, c.y - R, height_});
+    const auto y1 = plane_.table_to_image({c.x, c.y + R, height_});
+    if (x0 && x1 && y0 && y1) {
+      const double ax = 2 * R / std::max(1e-6, cv::norm(*x1 - *x0));
+      const double ay = 2 * R / std::max(1e-6, cv::norm(*y1 - *y0));
+      px_in = std::sqrt((ax * ax + ay * ay) / 2);
+    }
+  }
+  const double tight_rms = std::max(0.045 * R, 0.3 * px_in);
+  const double loose_rms = std::max(0.06 * R, 0.6 * px_in);
+  const double size_tol = 0.3 * px_in;
+  // A rim fitted loosely (RMS over 0.045 R or 0.3 px, up to 0.06 R or 0.6 px: a white rim
+  // narrowed by a black cell inside it and blurred, or partly hidden, or far away) is kept only
+  // when it looks like a whole ring: checked below.
+  if (s.contrast < 12 || s.fit_rms_in > loose_rms || cv::norm(c - guess) > (wide ? 0.6 : 0.3) * R)
     return std::nullopt;
   // The code band, sampled at three radii; white from the rim, black from the darkest code.
   // A two-band ring: each band sampled at three radii about its middle.
@@ -501,8 +519,8 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // freely, and black in its code band (measured on the bench's first scenario: every true
   // ring passed, and none of the false ones — corners of the table's markers, mostly — that
   // the tight fit did not also pass).
-  if (s.fit_rms_in > 0.045 * R &&
-      (s.rim_points < 34 || free_r < 0.975 * R || free_r > 1.045 * R || b_level >= 0.45 * w_level))
+  if (s.fit_rms_in > tight_rms && (s.rim_points < 34 || free_r < 0.975 * R - size_tol ||
+                                   free_r > 1.045 * R + size_tol || b_level >= 0.45 * w_level))
     return std::nullopt;
   if (half < 8) return s;  // no readable code this frame, but the rim is there
   const double mid = (w_level + b_level) / 2;

@@ -267,7 +267,8 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
       base.path.push_back(f);
       last = f;
     }
-    if (s.corner_marker_side_in > 0 && base.marker_id < 4) {
+    if (s.corner_marker_side_in > 0 && base.marker_id < 4 &&
+        base.target == BaseTargetKind::kSquare) {
       r.error(b["marker"], join_path(path, "marker"),
               "a marker id from 4 up (0-3 are the table's corner markers)", b);
     }

@@ -197,9 +197,11 @@ TEST(BaseMapRing, ParsesTargetAndRejectsBadOnes) {
   EXPECT_EQ(map.bases[0].ring_style, RingStyle::kOneBand);  // the first ring, still read
   const auto two = parse_base_map(
       "schema_version: 1\nbases:\n  - {marker: 63, figure: K, diameter: 2, marker_height: 0.75, "
+      "target: ring2}\n  - {marker: 0, figure: L, diameter: 2, marker_height: 0.75, "
       "target: ring2}\n",
       "m.yaml");
-  ASSERT_EQ(two.bases.size(), 1U);
+  // Ring codes start at 0 (only square markers 0-3 are the table's corner markers).
+  ASSERT_EQ(two.bases.size(), 2U);
   EXPECT_TRUE(two.bases[0].ring);
   EXPECT_EQ(two.bases[0].ring_style, RingStyle::kTwoBand);
   EXPECT_THROW(parse_base_map("schema_version: 1\nbases:\n  - {marker: 64, figure: K, diameter: 2, "
