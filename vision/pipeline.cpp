@@ -164,9 +164,33 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     for (const auto& t : ring_tracks_) {
       if (t.finder == f) hints.push_back(t.centre);
     }
+    // The corner markers where this finder looks (at its tops' height), widened by a ring's
+    // radius and a quarter of the marker (its white margin): a ring centred there would stand
+    // on the marker.
+    std::vector<std::vector<cv::Point2f>> exclude;
+    const double radius = ring_finders_[f].diameter_in() / 2;
+    for (const auto& quad : corner_markers_px_) {
+      std::vector<cv::Point2d> q;
+      for (const auto& p : quad) {
+        if (auto t = plane_.image_to_table(p, ring_finders_[f].top_height_in())) q.push_back(*t);
+      }
+      if (q.size() != 4) continue;
+      const cv::Point2d mid = (q[0] + q[1] + q[2] + q[3]) / 4;
+      const double side = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) +
+                           cv::norm(q[0] - q[3])) /
+                          4;
+      if (side <= 0) continue;
+      const double grow = (side + 2 * (0.25 * side + radius)) / side;
+      std::vector<cv::Point2f> poly;
+      for (const auto& p : q) {
+        const cv::Point2d v = mid + (p - mid) * grow;
+        poly.emplace_back(static_cast<float>(v.x), static_cast<float>(v.y));
+      }
+      exclude.push_back(std::move(poly));
+    }
     const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
-    for (auto& s :
-         ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()), search)) {
+    for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()),
+                                         search, exclude)) {
       // The same ring as a tracked one nearby (nearest first), or a new one.
       std::size_t best = ring_tracks_.size();
       double best_d = o.follow_in;
@@ -380,6 +404,17 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
   std::sort(r.detections.begin(), r.detections.end(),
             [](const Detection& a, const Detection& b) { return a.marker_id < b.marker_id; });
   r.observations = locate_bases(r.detections, map_, plane_);
+  if (!ring_finders_.empty() && ring_options_.skip_corner_markers &&
+      processed_ % kCornerEvery == 0) {
+    // The table's corner markers (ids 0-3), where no ring is looked for.
+    const std::vector<Detection> found =
+        any_square_ ? r.detections
+                    : detector_.detect_gray(gray, cv::Rect(0, 0, gray.cols, gray.rows));
+    corner_markers_px_.clear();
+    for (const Detection& d : found) {
+      if (d.marker_id >= 0 && d.marker_id < 4) corner_markers_px_.push_back(d.corners_px);
+    }
+  }
   if (!ring_finders_.empty()) {
     for (auto& o : ring_observations(gray, time_s, r.rings))
       r.observations.push_back(o);

@@ -589,9 +589,15 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   return s;
 }
 
-std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
-                                           const std::vector<cv::Point2d>& hints, int expected,
-                                           bool search) const {
+std::vector<RingSighting> RingFinder::find(
+    const cv::Mat& gray, const std::vector<cv::Point2d>& hints, int expected, bool search,
+    const std::vector<std::vector<cv::Point2f>>& exclude) const {
+  const auto excluded = [&](cv::Point2d at) {
+    return std::any_of(exclude.begin(), exclude.end(), [&](const std::vector<cv::Point2f>& poly) {
+      return cv::pointPolygonTest(
+                 poly, cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), false) >= 0;
+    });
+  };
   struct Cand {
     float s;
     cv::Point2d at;
@@ -627,6 +633,7 @@ std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
         }
       }
     }
+    std::erase_if(cands, [&](const Cand& c) { return excluded(c.at); });
     std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
     const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
     if (cands.size() > cap) cands.resize(cap);
@@ -643,7 +650,7 @@ std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
     const bool near = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {
       return cv::norm(c.at - h) < 0.5 * radius_;
     });
-    if (!near) cands.push_back({0.f, h});
+    if (!near && !excluded(h)) cands.push_back({0.f, h});
   }
   std::vector<RingSighting> out;
   for (const auto& c : cands) {

@@ -115,9 +115,12 @@ class RingFinder {
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
   /// `search` false: no search of the whole table (which costs most of the time): the hints
   /// and the candidates of the last search are measured again.
-  [[nodiscard]] std::vector<RingSighting> find(const cv::Mat& gray,
-                                               const std::vector<cv::Point2d>& hints = {},
-                                               int expected = 20, bool search = true) const;
+  /// `exclude`: table regions (polygons, inches) where no ring can be — the table's corner
+  /// markers, whose black and white corners look like pieces of a rim; no candidate there
+  /// is measured.
+  [[nodiscard]] std::vector<RingSighting> find(
+      const cv::Mat& gray, const std::vector<cv::Point2d>& hints = {}, int expected = 20,
+      bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {}) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
   [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
