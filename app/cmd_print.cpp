@@ -180,6 +180,7 @@ void add_print(CLI::App& root) {
   // Flags of `duels print bases`.
   struct BaseOpts {
     std::string ids = "0-7";
+    std::string target = "ring2";
     std::vector<std::string> diameters;
     std::string paper = "letter";
     std::string out;
@@ -192,9 +193,14 @@ void add_print(CLI::App& root) {
       "Coded rings for the bases' tops: `duels print bases --ids 0-7 --out rings.pdf` (every "
       "base diameter of the figure files unless --diameter is given)");
   bases
-      ->add_option(
-          "--ids", o->ids,
-          "ring codes, e.g. 0-7 or 0,2,5 (the `marker` of each base; 0-8 lie farthest apart)")
+      ->add_option("--ids", o->ids,
+                   "ring codes, e.g. 0-7 or 0,2,5 (the `marker` of each base; the first codes lie "
+                   "farthest apart)")
+      ->capture_default_str();
+  bases
+      ->add_option("--target", o->target,
+                   "ring2 (two code bands, read from any half of the ring) or ring (the first, "
+                   "one-band ring)")
       ->capture_default_str();
   bases->add_option("--diameter", o->diameters,
                     "base diameter with a unit, e.g. 2in or 50mm; repeat for several");
@@ -218,13 +224,18 @@ void add_print(CLI::App& root) {
       }
       std::sort(diameters.begin(), diameters.end());
     }
-    const auto sheets = vision::ring_sheets(*ids, diameters, paper_from(o->paper));
+    if (o->target != "ring" && o->target != "ring2")
+      throw UsageError(fmt::format("--target is ring2 or ring, not '{}'", o->target));
+    const auto style =
+        o->target == "ring2" ? vision::RingStyle::kTwoBand : vision::RingStyle::kOneBand;
+    const auto sheets = vision::ring_sheets(*ids, diameters, paper_from(o->paper), style);
     if (!sheets) throw UsageError(sheets.error());
     std::string sizes;
     for (double d : diameters)
       sizes += (sizes.empty() ? "" : ", ") + calib::format_in(d);
     const std::string what =
-        fmt::format("{} base rings (codes {}) for {} bases", ids->size(), o->ids, sizes);
+        fmt::format("{} {} (codes {}) for {} bases", ids->size(),
+                    o->target == "ring2" ? "two-band base rings" : "base rings", o->ids, sizes);
     const auto files = calib::write_sheets(o->out, *sheets, o->dpi, what);
     report(files, what, *sheets, o->dpi, o->json);
   });

@@ -1,7 +1,7 @@
 // `duels bench vision [--source …]` — per-frame medians of the whole marker-mode pipeline and of
 // plain cv::aruco::detectMarkers on the same frames, at 1280x720 and 1920x1080, with the ratio.
-// `duels bench coverage [--target square|ring]` — bases found by depth third, errors and speed
-// on degraded webcam-like scenes (vision/coverage.hpp).
+// `duels bench coverage [--target square|ring|ring2]` — bases found by depth third, errors and
+// speed on degraded webcam-like scenes (vision/coverage.hpp).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -20,7 +20,7 @@ void add_coverage(CLI::App& bench) {
       "coverage",
       "Bases found by depth third, centre/gap errors and speed on degraded webcam-like scenes");
   struct Opts {
-    std::string target = "ring";
+    std::string target = "ring2";
     std::string only;
     int seeds = 2;
     int frames = 6;
@@ -29,7 +29,8 @@ void add_coverage(CLI::App& bench) {
     bool json = false;
   };
   auto opts = std::make_shared<Opts>();
-  cmd->add_option("--target", opts->target, "what the bases carry: square (ArUco) or ring")
+  cmd->add_option("--target", opts->target,
+                  "what the bases carry: square (ArUco), ring (one code band) or ring2 (two)")
       ->capture_default_str();
   cmd->add_option("--only", opts->only, "run only the scenarios whose name contains this");
   cmd->add_option("--seeds", opts->seeds, "seeded tables per scenario")
@@ -51,8 +52,10 @@ void add_coverage(CLI::App& bench) {
       target = vision::BaseTargetKind::kSquare;
     } else if (opts->target == "ring") {
       target = vision::BaseTargetKind::kRing;
+    } else if (opts->target == "ring2") {
+      target = vision::BaseTargetKind::kRing2;
     } else {
-      throw UsageError(fmt::format("--target is square or ring, not '{}'", opts->target));
+      throw UsageError(fmt::format("--target is square, ring or ring2, not '{}'", opts->target));
     }
     if (opts->refine != "subpix" && opts->refine != "apriltag")
       throw UsageError(fmt::format("--refine is subpix or apriltag, not '{}'", opts->refine));

@@ -177,7 +177,7 @@ SceneSpec coverage_scene(const CoverageScenario& sc, std::uint64_t seed) {
   }
   // Rings are numbered from 0 (the codes farthest apart); square markers from 4 (0–3 are the
   // table's corner markers).
-  int id = sc.target == BaseTargetKind::kRing ? 0 : 4;
+  int id = sc.target != BaseTargetKind::kSquare ? 0 : 4;
   for (const auto& c : centres) {
     SceneBaseSpec b;
     b.id = fmt::format("b{}", id);

@@ -155,26 +155,28 @@ BaseMap parse_base_map(const std::string& text, const std::string& file) {
     }
     BaseMarker m;
     m.marker_id = r.integer(b, "marker", path, true, 0, 999).value_or(4);
-    // Markers 0-3 are the table's corner markers (calibrate table, print markers): a base with
-    // one of them would be taken for a corner and never tracked.
-    if (b["marker"].IsDefined() && m.marker_id < 4) {
+    m.figure = r.text(b, "figure", path, true).value_or("");
+    m.diameter_in = r.number(b, "diameter", path, true, 0.5, 12).value_or(2);
+    if (auto t = r.text(b, "target", path, false)) {
+      if (*t == "ring" || *t == "ring2") {
+        m.ring = true;
+        m.ring_style = *t == "ring2" ? RingStyle::kTwoBand : RingStyle::kOneBand;
+        if (m.marker_id >= ring_code_count(m.ring_style)) {
+          r.error(b["marker"], join_path(path, "marker"),
+                  fmt::format("a {} code from 0 to {}", *t, ring_code_count(m.ring_style) - 1), b);
+        }
+      } else if (*t != "square") {
+        r.error(b["target"], join_path(path, "target"), "square, ring or ring2", b);
+      }
+    }
+    // Square markers 0-3 are the table's corner markers (calibrate table, print markers): a
+    // base with one of them would be taken for a corner and never tracked. (A ring's code is
+    // no ArUco id: rings are numbered from 0.)
+    if (!m.ring && b["marker"].IsDefined() && m.marker_id < 4) {
       r.error(b["marker"], join_path(path, "marker"),
               fmt::format("a marker id from 4 up ({} is one of the table's corner markers 0-3)",
                           m.marker_id),
               b);
-    }
-    m.figure = r.text(b, "figure", path, true).value_or("");
-    m.diameter_in = r.number(b, "diameter", path, true, 0.5, 12).value_or(2);
-    if (auto t = r.text(b, "target", path, false)) {
-      if (*t == "ring") {
-        m.ring = true;
-        if (m.marker_id >= ring_code_count()) {
-          r.error(b["marker"], join_path(path, "marker"),
-                  fmt::format("a ring code from 0 to {}", ring_code_count() - 1), b);
-        }
-      } else if (*t != "square") {
-        r.error(b["target"], join_path(path, "target"), "square or ring", b);
-      }
     }
     m.marker_side_in = r.number(b, "marker_side", path, !m.ring, 0.2, 12).value_or(1);
     m.marker_height_in = r.number(b, "marker_height", path, true, 0, 24).value_or(0.75);

@@ -13,6 +13,7 @@
 
 #include "calib/table.hpp"
 #include "common/error.hpp"
+#include "vision/ring.hpp"
 
 namespace duels::vision {
 
@@ -62,10 +63,11 @@ std::optional<std::string> normalize_dictionary_name(const std::string& text);
 
 /// Which figure a marker belongs to and where it sits on the base.
 struct BaseMarker {
-  int marker_id = 0;   ///< the square marker's id, or the ring's code (`target: ring`)
-  bool ring = false;   ///< the base carries a ring (vision/ring.hpp) instead of a square marker
-  std::string figure;  ///< figure (or base) name reported by the tracker
-  double diameter_in = 2.0;        ///< the base
+  int marker_id = 0;  ///< the square marker's id, or the ring's code (`target: ring`)
+  bool ring = false;  ///< the base carries a ring (vision/ring.hpp) instead of a square marker
+  RingStyle ring_style = RingStyle::kOneBand;  ///< which ring (`target: ring` or `ring2`)
+  std::string figure;                          ///< figure (or base) name reported by the tracker
+  double diameter_in = 2.0;                    ///< the base
   double marker_side_in = 1.0;     ///< printed side of the marker (black border included)
   double marker_height_in = 0.75;  ///< height of the marker's face above the table
   cv::Point2d offset_in{0, 0};     ///< marker centre from the base centre, base frame (+y = facing)

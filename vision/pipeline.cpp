@@ -138,11 +138,12 @@ Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detecto
     std::size_t f = 0;
     while (f < ring_finders_.size() &&
            (std::abs(ring_finders_[f].diameter_in() - b.diameter_in) > 1e-9 ||
-            std::abs(ring_finders_[f].top_height_in() - b.marker_height_in) > 1e-9)) {
+            std::abs(ring_finders_[f].top_height_in() - b.marker_height_in) > 1e-9 ||
+            ring_finders_[f].style() != b.ring_style)) {
       ++f;
     }
     if (f == ring_finders_.size()) {
-      ring_finders_.emplace_back(plane_, b.diameter_in, b.marker_height_in);
+      ring_finders_.emplace_back(plane_, b.diameter_in, b.marker_height_in, b.ring_style);
       ring_codes_.emplace_back();
     }
     ring_codes_[f].push_back(b.marker_id);
@@ -163,9 +164,33 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     for (const auto& t : ring_tracks_) {
       if (t.finder == f) hints.push_back(t.centre);
     }
+    // The corner markers where this finder looks (at its tops' height), widened by a ring's
+    // radius and a quarter of the marker (its white margin): a ring centred there would stand
+    // on the marker.
+    std::vector<std::vector<cv::Point2f>> exclude;
+    const double radius = ring_finders_[f].diameter_in() / 2;
+    for (const auto& quad : corner_markers_px_) {
+      std::vector<cv::Point2d> q;
+      for (const auto& p : quad) {
+        if (auto t = plane_.image_to_table(p, ring_finders_[f].top_height_in())) q.push_back(*t);
+      }
+      if (q.size() != 4) continue;
+      const cv::Point2d mid = (q[0] + q[1] + q[2] + q[3]) / 4;
+      const double side = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) +
+                           cv::norm(q[0] - q[3])) /
+                          4;
+      if (side <= 0) continue;
+      const double grow = (side + 2 * (0.25 * side + radius)) / side;
+      std::vector<cv::Point2f> poly;
+      for (const auto& p : q) {
+        const cv::Point2d v = mid + (p - mid) * grow;
+        poly.emplace_back(static_cast<float>(v.x), static_cast<float>(v.y));
+      }
+      exclude.push_back(std::move(poly));
+    }
     const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
-    for (auto& s :
-         ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()), search)) {
+    for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()),
+                                         search, exclude)) {
       // The same ring as a tracked one nearby (nearest first), or a new one.
       std::size_t best = ring_tracks_.size();
       double best_d = o.follow_in;
@@ -180,8 +205,8 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
         RingTrack t;
         t.finder = f;
         t.centre = s.centre_in;
-        t.code_sum.assign(kRingCodeSamples, 0.f);
-        t.weight_sum.assign(kRingCodeSamples, 0.f);
+        t.code_sum.assign(s.code.size(), 0.f);
+        t.weight_sum.assign(s.code.size(), 0.f);
         ring_tracks_.push_back(std::move(t));
         updated.push_back(0);
       }
@@ -248,7 +273,8 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   for (int r = 0; r < n; ++r) {
     RingTrack& t = ring_tracks_[rows[static_cast<std::size_t>(r)]];
     auto& row = cost[static_cast<std::size_t>(r)];
-    agree[static_cast<std::size_t>(r)] = ring_agreements(t.code_sum, t.weight_sum, t.frames, codes);
+    agree[static_cast<std::size_t>(r)] =
+        ring_agreements(t.code_sum, t.weight_sum, t.frames, codes, ring_finders_[finder].style());
     for (int c = 0; c < n_codes; ++c) {
       const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
       const double u =
@@ -378,6 +404,17 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
   std::sort(r.detections.begin(), r.detections.end(),
             [](const Detection& a, const Detection& b) { return a.marker_id < b.marker_id; });
   r.observations = locate_bases(r.detections, map_, plane_);
+  if (!ring_finders_.empty() && ring_options_.skip_corner_markers &&
+      processed_ % kCornerEvery == 0) {
+    // The table's corner markers (ids 0-3), where no ring is looked for.
+    const std::vector<Detection> found =
+        any_square_ ? r.detections
+                    : detector_.detect_gray(gray, cv::Rect(0, 0, gray.cols, gray.rows));
+    corner_markers_px_.clear();
+    for (const Detection& d : found) {
+      if (d.marker_id >= 0 && d.marker_id < 4) corner_markers_px_.push_back(d.corners_px);
+    }
+  }
   if (!ring_finders_.empty()) {
     for (auto& o : ring_observations(gray, time_s, r.rings))
       r.observations.push_back(o);
@@ -399,7 +436,8 @@ BaseMap base_map_from_scene(const SceneSpec& scene) {
     m.marker_side_in = b.marker_side_in;
     m.marker_height_in = b.height_in;
     m.offset_in = b.marker_offset_in;
-    m.ring = b.target == BaseTargetKind::kRing;
+    m.ring = b.target != BaseTargetKind::kSquare;
+    m.ring_style = ring_style_of(b.target);
     map.bases.push_back(m);
   }
   return map;

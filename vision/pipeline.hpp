@@ -51,6 +51,7 @@ struct RingIdentityOptions {
   double still_in = 0.15;           ///< a ring within this of its last place is standing still
   double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
   double forget_s = 3.0;            ///< a ring not seen for this long is forgotten
+  bool skip_corner_markers = true;  ///< no ring is looked for on the table's corner markers
   int search_every = 5;  ///< frames between searches of the whole table for rings (between
                          ///< them the rings followed and the last search's candidates are
                          ///< measured at their places)
@@ -99,6 +100,11 @@ class Pipeline {
   std::vector<RingFinder> ring_finders_;      ///< one per base size carrying rings
   std::vector<std::vector<int>> ring_codes_;  ///< the codes in play, per finder
   std::vector<RingTrack> ring_tracks_;
+  /// The table's corner markers (ids 0-3) as last seen, image corners: their black and white
+  /// corners look like pieces of a rim, so no ring is looked for on them. Looked for every
+  /// `kCornerEvery` frames (they do not move).
+  std::vector<std::array<cv::Point2f, 4>> corner_markers_px_;
+  static constexpr int kCornerEvery = 50;
   bool any_square_ = false;
   std::int64_t processed_ = 0;
 };

@@ -561,12 +561,13 @@ struct SceneRenderer::Painter {
         if (!(h.t < zb[u])) continue;
         zb[u] = h.t;
         cv::Vec3d colour = s.colour;
-        if (base && h.normal[2] > 0.99 && base->target == BaseTargetKind::kRing) {
+        if (base && h.normal[2] > 0.99 && base->target != BaseTargetKind::kSquare) {
           // The base's top: the printed ring round its edge, the base's own colour inside.
           const cv::Vec3d p = eye + h.t * d;
           const cv::Point2d local =
               rotate({p[0] - s.a[0], p[1] - s.a[1]}, -(s.angle_rad - CV_PI / 2));
-          if (const auto shade = ring_shade(base->marker_id, s.radius, local))
+          if (const auto shade =
+                  ring_shade(base->marker_id, s.radius, local, ring_style_of(base->target)))
             colour = cv::Vec3d::all(*shade > 0.5 ? 235.0 : 25.0);
         } else if (base && h.normal[2] > 0.99) {
           // The base's top: light paper with the marker.

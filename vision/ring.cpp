@@ -60,6 +60,30 @@ const std::vector<unsigned>& codebook() {
   return book;
 }
 
+// The two-band codebook: {outer band, inner band}, bit i = sector i (1 = black). Chosen by a
+// seeded greedy search over random pairs of 12-bit words (done once; the properties are
+// checked by tests/vision/ring_test.cpp), in layers so the first codes lie
+// farthest apart where it matters — in a half of the ring, because the figure and its
+// neighbours hide much of the rest:
+//   codes 0–4   differ in at least 3 cells in every 6 consecutive sectors (any half ring), at
+//               every rotation of the other;
+//   codes 0–18  in at least 2 cells in every half ring;
+//   codes 19–35 from every earlier code in at least 3 cells in every 8 consecutive sectors;
+//   codes 0–63  in at least 2 cells in every 8 consecutive sectors.
+// No code equals a rotation of itself (its facing is always known).
+constexpr std::array<std::array<unsigned, 2>, 64> kTwoBandBook = {
+    {{0xf71, 0x357}, {0x02f, 0x857}, {0x568, 0x776}, {0xf2b, 0x800}, {0x131, 0x4cb}, {0x47d, 0x646},
+     {0x436, 0x582}, {0x3a8, 0xef5}, {0x393, 0x4e3}, {0x7d8, 0xf58}, {0xd70, 0x429}, {0xdc5, 0x816},
+     {0xcad, 0x377}, {0x174, 0xf0d}, {0xcbe, 0xdb1}, {0x6d1, 0x4a1}, {0x7da, 0x3f9}, {0x533, 0xffa},
+     {0x0e1, 0x75c}, {0xcc3, 0x503}, {0xe48, 0x629}, {0x853, 0xa0f}, {0x196, 0x113}, {0x168, 0x8e8},
+     {0x2c7, 0x911}, {0x7b5, 0x025}, {0x511, 0xa2a}, {0xfd7, 0xb0c}, {0xa74, 0x2ca}, {0xccd, 0xf80},
+     {0x308, 0x1d6}, {0xcb3, 0x4fd}, {0x96f, 0x38d}, {0x093, 0x331}, {0xedd, 0xd64}, {0x81c, 0xfa2},
+     {0x287, 0xe9b}, {0x045, 0x0e1}, {0xdb7, 0xb1d}, {0xfff, 0x5e0}, {0xdb9, 0x34d}, {0x82e, 0x6ba},
+     {0x3b3, 0x93c}, {0x908, 0xcc8}, {0xa54, 0x735}, {0xdd1, 0xcf4}, {0x04c, 0x321}, {0x7eb, 0x26d},
+     {0xe31, 0xdb0}, {0x3c3, 0x4f6}, {0x797, 0x246}, {0x1d8, 0xad2}, {0x604, 0x03f}, {0xf1c, 0x414},
+     {0x765, 0x3b5}, {0x986, 0x721}, {0x4fc, 0x8c6}, {0xd25, 0x07e}, {0x84a, 0x00b}, {0x3fd, 0x7fb},
+     {0xaf3, 0x963}, {0x9ad, 0x5af}, {0x570, 0xecf}, {0x57f, 0x755}}};
+
 double bilinear(const cv::Mat& g, double x, double y) {
   if (x < 0 || y < 0 || x > g.cols - 1.001 || y > g.rows - 1.001) return -1;
   const int x0 = static_cast<int>(x);
@@ -116,8 +140,27 @@ bool fit_circle(const std::vector<cv::Point2d>& p, cv::Point2d& c, double& r, do
 
 }  // namespace
 
-int ring_code_count() {
-  return static_cast<int>(codebook().size());
+int ring_bands(RingStyle style) {
+  return style == RingStyle::kTwoBand ? 2 : 1;
+}
+
+int ring_code_count(RingStyle style) {
+  return style == RingStyle::kTwoBand ? static_cast<int>(kTwoBandBook.size())
+                                      : static_cast<int>(codebook().size());
+}
+
+std::optional<RingCells> ring_cells(int id, RingStyle style) {
+  if (id < 0 || id >= ring_code_count(style)) return std::nullopt;
+  RingCells out{};
+  for (int band = 0; band < ring_bands(style); ++band) {
+    const unsigned w =
+        style == RingStyle::kTwoBand
+            ? kTwoBandBook[static_cast<std::size_t>(id)][static_cast<std::size_t>(band)]
+            : codebook()[static_cast<std::size_t>(id)];
+    for (int i = 0; i < kN; ++i)
+      out[static_cast<std::size_t>(band)][static_cast<std::size_t>(i)] = ((w >> i) & 1U) != 0;
+  }
+  return out;
 }
 
 std::optional<std::array<bool, kRingSectors>> ring_code(int id) {
@@ -129,16 +172,17 @@ std::optional<std::array<bool, kRingSectors>> ring_code(int id) {
   return out;
 }
 
-std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local) {
+std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local, RingStyle style) {
   const double r = std::hypot(local.x, local.y);
   if (r > radius_in || r < kRingCodeInner * radius_in) return std::nullopt;
   if (r >= kRingRimInner * radius_in) return 1.0;
-  const auto code = ring_code(id);
-  if (!code) return 1.0;
+  const auto cells = ring_cells(id, style);
+  if (!cells) return 1.0;
   double phi = std::atan2(-local.x, local.y);  // from the facing direction, counter-clockwise
   if (phi < 0) phi += 2 * CV_PI;
   const int sector = std::min(kN - 1, static_cast<int>(phi / (2 * CV_PI / kN)));
-  return (*code)[static_cast<std::size_t>(sector)] ? 0.0 : 1.0;
+  const int band = style == RingStyle::kTwoBand && r < kRingBandSplit * radius_in ? 1 : 0;
+  return (*cells)[static_cast<std::size_t>(band)][static_cast<std::size_t>(sector)] ? 0.0 : 1.0;
 }
 
 namespace {
@@ -161,40 +205,50 @@ const std::array<double, kRingCodeSamples / kRingSectors>& within_sector() {
 
 std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
                                            const std::vector<float>& weight_sum, int frames,
-                                           const std::vector<int>& candidates) {
+                                           const std::vector<int>& candidates, RingStyle style) {
   constexpr int m = kRingCodeSamples;
   constexpr int per = m / kN;
+  const int bands = ring_bands(style);
   std::vector<RingAgreement> out;
-  if (static_cast<int>(code_sum.size()) != m || static_cast<int>(weight_sum.size()) != m)
+  if (static_cast<int>(code_sum.size()) != m * bands ||
+      static_cast<int>(weight_sum.size()) != m * bands)
     return out;
   const auto& within = within_sector();
   // A sample's evidence is Σ weight·sample (a clean, fully weighted sample is ±1 a frame).
-  // For every rotation (in steps of two samples) the evidence is first summed per sector,
-  // which does not depend on the code; each code is then a sum of 12 signed sector sums.
+  // For every rotation (in steps of two samples) the evidence is first summed per cell (band
+  // and sector), which does not depend on the code; each code is then a sum of 12 signed sums
+  // per band.
   constexpr int shifts = m / 2;
-  std::array<std::array<double, kN>, shifts> signed_sum{};
+  std::vector<std::array<std::array<double, kN>, 2>> signed_sum(shifts);
   std::array<double, shifts> abs_sum{};
   for (int k = 0; k < shifts; ++k) {
     const int t = 2 * k;
-    for (int j = 0; j < m; ++j) {
-      const int i = (j - t + m) % m;
-      const double w = within[static_cast<std::size_t>(i % per)];
-      const double e = code_sum[static_cast<std::size_t>(j)];
-      signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(i / per)] += w * e;
-      abs_sum[static_cast<std::size_t>(k)] += w * std::abs(e);
+    for (int band = 0; band < bands; ++band) {
+      for (int j = 0; j < m; ++j) {
+        const int i = (j - t + m) % m;
+        const double w = within[static_cast<std::size_t>(i % per)];
+        const double e = code_sum[static_cast<std::size_t>(band * m + j)];
+        signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(band)]
+                  [static_cast<std::size_t>(i / per)] += w * e;
+        abs_sum[static_cast<std::size_t>(k)] += w * std::abs(e);
+      }
     }
   }
   for (int id : candidates) {
-    const auto bits = ring_code(id);
-    if (!bits) continue;
+    const auto cells = ring_cells(id, style);
+    if (!cells) continue;
     RingAgreement best;
     best.id = id;
     best.score = -2;
     for (int k = 0; k < shifts; ++k) {
       double sum = 0;
-      for (int q = 0; q < kN; ++q) {
-        const double v = signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(q)];
-        sum += (*bits)[static_cast<std::size_t>(q)] ? v : -v;
+      for (int band = 0; band < bands; ++band) {
+        const auto& bits = (*cells)[static_cast<std::size_t>(band)];
+        const auto& ss = signed_sum[static_cast<std::size_t>(k)][static_cast<std::size_t>(band)];
+        for (int q = 0; q < kN; ++q) {
+          const double v = ss[static_cast<std::size_t>(q)];
+          sum += bits[static_cast<std::size_t>(q)] ? v : -v;
+        }
       }
       const double wsum = abs_sum[static_cast<std::size_t>(k)];
       const double sc = wsum > 0 ? sum / wsum : 0;
@@ -210,17 +264,15 @@ std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
 }
 
 RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,
-                       const std::vector<int>& candidates) {
+                       const std::vector<int>& candidates, RingStyle style) {
   RingDecode best;
   best.score = -2;
   double second = -2;
-  constexpr int m = kRingCodeSamples;
-  if (static_cast<int>(code.size()) != m || static_cast<int>(weight.size()) != m) return best;
-  std::vector<float> sum(m);
-  for (int j = 0; j < m; ++j)
-    sum[static_cast<std::size_t>(j)] =
-        weight[static_cast<std::size_t>(j)] * code[static_cast<std::size_t>(j)];
-  for (const RingAgreement& a : ring_agreements(sum, weight, 1, candidates)) {
+  if (code.size() != weight.size()) return best;
+  std::vector<float> sum(code.size());
+  for (std::size_t j = 0; j < code.size(); ++j)
+    sum[j] = weight[j] * code[j];
+  for (const RingAgreement& a : ring_agreements(sum, weight, 1, candidates, style)) {
     if (a.score > best.score) {
       second = best.score;
       best.score = a.score;
@@ -234,8 +286,9 @@ RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>&
   return best;
 }
 
-RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in)
-    : plane_(plane), radius_(diameter_in / 2), height_(top_height_in) {
+RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in,
+                       RingStyle style)
+    : plane_(plane), radius_(diameter_in / 2), height_(top_height_in), style_(style) {
   // Top view: about 4 pixels across the ring's radius.
   ppi_ = std::clamp(7.0 / radius_, 3.0, 14.0);
   const auto& t = plane_.table();
@@ -349,15 +402,17 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   std::vector<char> keep(rim.size(), 1);
   cv::Point2d c = guess;
   double r = R;
+  double free_r = 0;  // the radius fitted freely (last free pass)
   for (int pass = 0; pass < 4; ++pass) {
     std::vector<cv::Point2d> pts;
     for (std::size_t i = 0; i < rim.size(); ++i) {
       if (keep[i]) pts.push_back(rim[i]);
     }
     if (static_cast<int>(pts.size()) < kRingRays / 2) return std::nullopt;
-    const bool free_r = pass < 3;
-    if (!fit_circle(pts, c, r, free_r ? 0.0 : R * 0.985)) return std::nullopt;
-    if (free_r && (r < 0.85 * R || r > 1.1 * R)) {
+    const bool free = pass < 3;
+    if (!fit_circle(pts, c, r, free ? 0.0 : R * 0.985)) return std::nullopt;
+    if (free) free_r = r;
+    if (free && (r < 0.85 * R || r > 1.1 * R)) {
       r = R * 0.985;
       if (!fit_circle(pts, c, r, r)) return std::nullopt;
     }
@@ -390,27 +445,56 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   if (s.rim_points < kRingRays / 2) return std::nullopt;
   s.fit_rms_in = std::sqrt(ss / s.rim_points);
   s.contrast = (in_sum - out_sum) / s.rim_points;
-  if (s.contrast < 12 || s.fit_rms_in > 0.045 * R || cv::norm(c - guess) > (wide ? 0.6 : 0.3) * R)
+  // The size of a pixel here, inches (RMS over the ellipse's two axes): far from the camera a
+  // sub-pixel rim fit is still several hundredths of an inch.
+  double px_in = 0;
+  {
+    const auto x0 = plane_.table_to_image({c.x - R, c.y, height_});
+    const auto x1 = plane_.table_to_image({c.x + R, c.y, height_});
+    const auto y0 = plane_.table_to_image({c.x, c.y - R, height_});
+    const auto y1 = plane_.table_to_image({c.x, c.y + R, height_});
+    if (x0 && x1 && y0 && y1) {
+      const double ax = 2 * R / std::max(1e-6, cv::norm(*x1 - *x0));
+      const double ay = 2 * R / std::max(1e-6, cv::norm(*y1 - *y0));
+      px_in = std::sqrt((ax * ax + ay * ay) / 2);
+    }
+  }
+  const double tight_rms = std::max(0.045 * R, 0.3 * px_in);
+  const double loose_rms = std::max(0.06 * R, 0.6 * px_in);
+  const double size_tol = 0.3 * px_in;
+  // A rim fitted loosely (RMS over 0.045 R or 0.3 px, up to 0.06 R or 0.6 px: a white rim
+  // narrowed by a black cell inside it and blurred, or partly hidden, or far away) is kept only
+  // when it looks like a whole ring: checked below.
+  if (s.contrast < 12 || s.fit_rms_in > loose_rms || cv::norm(c - guess) > (wide ? 0.6 : 0.3) * R)
     return std::nullopt;
   // The code band, sampled at three radii; white from the rim, black from the darkest code.
+  // A two-band ring: each band sampled at three radii about its middle.
   constexpr int m = kRingCodeSamples;
-  std::vector<double> level(m, -1);
+  const int bands = ring_bands(style_);
+  const std::array<std::array<double, 3>, 2> radii =
+      bands == 2
+          ? std::array<std::array<double, 3>, 2>{{{0.675, 0.7125, 0.75}, {0.5, 0.5375, 0.575}}}
+          : std::array<std::array<double, 3>, 2>{{{0.6, 0.65, 0.7}, {0, 0, 0}}};
+  const std::array<double, 2> band_mid = {bands == 2 ? 0.7125 : 0.65, 0.5375};
+  std::vector<double> level(static_cast<std::size_t>(m * bands), -1);
   std::vector<double> rim_level(m, -1);
   std::vector<double> white;
   for (int j = 0; j < m; ++j) {
     const double a = 2 * CV_PI * (j + 0.5) / m;
     const cv::Point2d u(std::cos(a), std::sin(a));
-    double sum = 0;
-    int cnt = 0;
-    for (double f : {0.6, 0.65, 0.7}) {
-      const auto px = plane_.table_to_image({c.x + f * R * u.x, c.y + f * R * u.y, height_});
-      if (!px) continue;
-      const double v = bilinear(gray, px->x, px->y);
-      if (v < 0) continue;
-      sum += v;
-      ++cnt;
+    for (int band = 0; band < bands; ++band) {
+      double sum = 0;
+      int cnt = 0;
+      for (double f : radii[static_cast<std::size_t>(band)]) {
+        const auto px = plane_.table_to_image({c.x + f * R * u.x, c.y + f * R * u.y, height_});
+        if (!px) continue;
+        const double v = bilinear(gray, px->x, px->y);
+        if (v < 0) continue;
+        sum += v;
+        ++cnt;
+      }
+      if (cnt > 0) level[static_cast<std::size_t>(band * m + j)] = sum / cnt;
     }
-    if (cnt > 0) level[static_cast<std::size_t>(j)] = sum / cnt;
     const auto pw = plane_.table_to_image({c.x + 0.9 * R * u.x, c.y + 0.9 * R * u.y, height_});
     if (pw) {
       const double v = bilinear(gray, pw->x, pw->y);
@@ -429,8 +513,15 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   std::sort(lv.begin(), lv.end());
   const double b_level = lv[lv.size() / 24];  // under half a sector: the blackest sector
   const double half = (w_level - b_level) / 2;
-  s.code.assign(m, 0.f);
-  s.weight.assign(m, 0.f);
+  s.code.assign(level.size(), 0.f);
+  s.weight.assign(level.size(), 0.f);
+  // The loose fit must have most of its rim (34 of 48 rays), the base's own size when fitted
+  // freely, and black in its code band (measured on the bench's first scenario: every true
+  // ring passed, and none of the false ones — corners of the table's markers, mostly — that
+  // the tight fit did not also pass).
+  if (s.fit_rms_in > tight_rms && (s.rim_points < 34 || free_r < 0.975 * R - size_tol ||
+                                   free_r > 1.045 * R + size_tol || b_level >= 0.45 * w_level))
+    return std::nullopt;
   if (half < 8) return s;  // no readable code this frame, but the rim is there
   const double mid = (w_level + b_level) / 2;
   // How white the rim is round the ring (1 = as white as the rim at its best, 0 = dark).
@@ -457,18 +548,20 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // away some good samples (in front of a figure standing on the far rim) but keeps the dark
   // body of a figure from being read as black sectors, which named bases wrongly.
   const cv::Point3d cam = plane_.camera_position_in();
-  for (int j = 0; j < m; ++j) {
-    if (level[static_cast<std::size_t>(j)] < 0) continue;
+  for (int bj = 0; bj < m * bands; ++bj) {
+    const int j = bj % m;
+    const double f = band_mid[static_cast<std::size_t>(bj / m)];
+    if (level[static_cast<std::size_t>(bj)] < 0) continue;
     // Code samples where the rim was hidden are not trusted (the figure stands there).
     const int ray = static_cast<int>(std::lround((j + 0.5) * kRingRays / m)) % kRingRays;
     const int ray2 = static_cast<int>((j + 0.5) * kRingRays / m) % kRingRays;
     const double vis =
         0.5 * (ray_ok[static_cast<std::size_t>(ray)] + ray_ok[static_cast<std::size_t>(ray2)]);
-    s.code[static_cast<std::size_t>(j)] = static_cast<float>(
-        std::clamp((mid - level[static_cast<std::size_t>(j)]) / half, -1.5, 1.5));
+    s.code[static_cast<std::size_t>(bj)] = static_cast<float>(
+        std::clamp((mid - level[static_cast<std::size_t>(bj)]) / half, -1.5, 1.5));
     // …nor where the rim itself is not white: something stands in front of the ring there.
     const double a = 2 * CV_PI * (j + 0.5) / m;
-    const cv::Point2d p(0.65 * R * std::cos(a), 0.65 * R * std::sin(a));  // from the centre
+    const cv::Point2d p(f * R * std::cos(a), f * R * std::sin(a));  // from the centre
     cv::Point2d d(c.x + p.x - cam.x, c.y + p.y - cam.y);
     double clear = rim_white[static_cast<std::size_t>(j)];
     const double dn = std::hypot(d.x, d.y);
@@ -480,7 +573,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       if (disc > 0) {
         // A figure is darker than the white paper, so it can turn a white sector black but
         // not a black one white: white readings need only the rim in front of them clear.
-        const bool reads_white = level[static_cast<std::size_t>(j)] > mid;
+        const bool reads_white = level[static_cast<std::size_t>(bj)] > mid;
         for (double sgn : {-1.0, 1.0}) {
           if (reads_white && sgn > 0) continue;
           const cv::Point2d q = p + (-pd + sgn * std::sqrt(disc)) * d;
@@ -490,15 +583,21 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
         }
       }
     }
-    s.weight[static_cast<std::size_t>(j)] =
+    s.weight[static_cast<std::size_t>(bj)] =
         static_cast<float>(vis * clear * std::min(1.0, half / 40));
   }
   return s;
 }
 
-std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
-                                           const std::vector<cv::Point2d>& hints, int expected,
-                                           bool search) const {
+std::vector<RingSighting> RingFinder::find(
+    const cv::Mat& gray, const std::vector<cv::Point2d>& hints, int expected, bool search,
+    const std::vector<std::vector<cv::Point2f>>& exclude) const {
+  const auto excluded = [&](cv::Point2d at) {
+    return std::any_of(exclude.begin(), exclude.end(), [&](const std::vector<cv::Point2f>& poly) {
+      return cv::pointPolygonTest(
+                 poly, cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), false) >= 0;
+    });
+  };
   struct Cand {
     float s;
     cv::Point2d at;
@@ -534,6 +633,7 @@ std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
         }
       }
     }
+    std::erase_if(cands, [&](const Cand& c) { return excluded(c.at); });
     std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
     const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
     if (cands.size() > cap) cands.resize(cap);
@@ -550,7 +650,7 @@ std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
     const bool near = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {
       return cv::norm(c.at - h) < 0.5 * radius_;
     });
-    if (!near) cands.push_back({0.f, h});
+    if (!near && !excluded(h)) cands.push_back({0.f, h});
   }
   std::vector<RingSighting> out;
   for (const auto& c : cands) {
@@ -605,12 +705,13 @@ void dashed_circle(std::vector<std::vector<cv::Point2d>>& out, cv::Point2d c, do
 }  // namespace
 
 Expected<std::vector<calib::Sheet>, std::string> ring_sheets(
-    const std::vector<int>& ids, const std::vector<double>& diameters_in,
-    const calib::Paper& paper) {
+    const std::vector<int>& ids, const std::vector<double>& diameters_in, const calib::Paper& paper,
+    RingStyle style) {
+  const bool two = style == RingStyle::kTwoBand;
   for (int id : ids) {
-    if (!ring_code(id)) {
-      return fmt::format("ring code {} does not exist (codes are 0 to {})", id,
-                         ring_code_count() - 1);
+    if (!ring_cells(id, style)) {
+      return fmt::format("{} code {} does not exist (codes are 0 to {})", two ? "ring2" : "ring",
+                         id, ring_code_count(style) - 1);
     }
   }
   std::vector<calib::Sheet> sheets;
@@ -663,17 +764,22 @@ Expected<std::vector<calib::Sheet>, std::string> ring_sheets(
       if (y + cell_h > paper.height_in - margin) new_sheet();
       const double r = d / 2;
       const cv::Point2d c(x + cell_w / 2, y + 0.3 + r);
-      const auto bits = *ring_code(id);
-      for (int k = 0; k < kRingSectors; ++k) {
-        if (!bits[static_cast<std::size_t>(k)]) continue;
-        const double a0 = 2 * CV_PI * k / kRingSectors;
-        sheet.black_polygons_in.push_back(annular_sector(c, kRingCodeInner * r, kRingRimInner * r,
-                                                         a0, a0 + 2 * CV_PI / kRingSectors));
+      const auto cells = *ring_cells(id, style);
+      for (int band = 0; band < ring_bands(style); ++band) {
+        const double r0 = two && band == 0 ? kRingBandSplit : kRingCodeInner;
+        const double r1 = two && band == 1 ? kRingBandSplit : kRingRimInner;
+        for (int k = 0; k < kRingSectors; ++k) {
+          if (!cells[static_cast<std::size_t>(band)][static_cast<std::size_t>(k)]) continue;
+          const double a0 = 2 * CV_PI * k / kRingSectors;
+          sheet.black_polygons_in.push_back(
+              annular_sector(c, r0 * r, r1 * r, a0, a0 + 2 * CV_PI / kRingSectors));
+        }
       }
       dashed_circle(sheet.black_polygons_in, c, r + 0.012);
       dashed_circle(sheet.black_polygons_in, c, kRingCodeInner * r - 0.012);
-      sheet.text.push_back(
-          {{c.x - 0.45, y + 0.16}, 7.5, fmt::format("ring {}  {:g}in  front ^", id, d)});
+      sheet.text.push_back({{c.x - 0.45, y + 0.16},
+                            7.5,
+                            fmt::format("{} {}  {:g}in  front ^", two ? "ring2" : "ring", id, d)});
       x += cell_w;
     }
     // Each diameter starts a new row.

@@ -10,8 +10,13 @@
 ///                         facing direction, counter-clockwise), read whatever the rotation;
 ///   inside 0.45 R         left free for the figure's feet and the dials.
 ///
-/// Codes are binary necklaces of 12 sectors: codes 0–8 differ pairwise in at least 4 sectors
-/// under every rotation, codes 0–17 in at least 3, all in at least 2; only the codes of the
+/// The two-band ring (`target: ring2`, issue 15's second version) splits the code band at
+/// 0.625 R into an outer and an inner band of 12 sectors each: two cells a sector, 24 in all.
+/// A figure standing on its base hides about half of the code; its codes are chosen to differ
+/// within any half of the ring at every rotation, so the visible half names the base.
+///
+/// One-band codes are binary necklaces of 12 sectors: codes 0–8 differ pairwise in at least 4
+/// sectors under every rotation, codes 0–17 in at least 3, all in at least 2; only the codes of the
 /// bases in play are compared. Number your bases from 0 to keep them far apart. A code
 /// seen weakly is accumulated over frames while its base stands still (vision/pipeline.cpp).
 
@@ -32,25 +37,41 @@ inline constexpr int kRingSectors = 12;
 /// Radii of the ring's bands, share of the base radius.
 inline constexpr double kRingRimInner = 0.80;
 inline constexpr double kRingCodeInner = 0.45;
+/// The two-band ring's split between its outer and inner code band.
+inline constexpr double kRingBandSplit = 0.625;
+
+/// Which ring: the first one (`target: ring`, one band of 12 sectors) or the two-band ring
+/// (`target: ring2`, the same 12 sectors split into an outer and an inner band, so every
+/// sector carries two cells). Both have the same white rim; the two-band ring's codes are
+/// chosen so that any half of the ring tells them apart (see ring.cpp).
+enum class RingStyle { kOneBand = 1, kTwoBand = 2 };
+/// Code bands of a style (1 or 2).
+int ring_bands(RingStyle style);
 
 /// How many ring codes there are (ids 0 … count−1).
-int ring_code_count();
+int ring_code_count(RingStyle style = RingStyle::kOneBand);
 /// The sectors of code `id` (true = black), sector 0 at the facing direction,
 /// counter-clockwise. Nothing for an id without a code.
 std::optional<std::array<bool, kRingSectors>> ring_code(int id);
+/// The cells of code `id`: [band][sector], band 0 the outer (or only) band, band 1 the inner
+/// one (all white on a one-band ring). Nothing for an id without a code.
+using RingCells = std::array<std::array<bool, kRingSectors>, 2>;
+std::optional<RingCells> ring_cells(int id, RingStyle style);
 
 /// The shade of the ring sticker at a point of the base's top, base frame (+y = facing),
 /// inches: 0 = black, 1 = white, nothing = not printed (inside the code band).
-std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local_in);
+std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local_in,
+                                 RingStyle style = RingStyle::kOneBand);
 
 /// A ring seen in one frame.
 struct RingSighting {
-  cv::Point2d centre_in;    ///< table inches (the circle fitted to the rim)
-  double radius_in = 0;     ///< the base radius searched for
-  double fit_rms_in = 0;    ///< RMS of the rim points about the circle
-  int rim_points = 0;       ///< rim points kept by the fit (of kRingRays)
-  double contrast = 0;      ///< grey levels between the rim and what lies outside it
-  std::vector<float> code;  ///< kRingCodeSamples samples round the code band: +1 black, −1 white
+  cv::Point2d centre_in;      ///< table inches (the circle fitted to the rim)
+  double radius_in = 0;       ///< the base radius searched for
+  double fit_rms_in = 0;      ///< RMS of the rim points about the circle
+  int rim_points = 0;         ///< rim points kept by the fit (of kRingRays)
+  double contrast = 0;        ///< grey levels between the rim and what lies outside it
+  std::vector<float> code;    ///< kRingCodeSamples samples round each code band (outer band
+                              ///< first): +1 black, −1 white
   std::vector<float> weight;  ///< their reliability (0 = hidden or unreadable)
 };
 
@@ -65,13 +86,14 @@ struct RingDecode {
   double facing_deg = 0;  ///< table direction of sector 0's start
 };
 RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,
-                       const std::vector<int>& candidates);
+                       const std::vector<int>& candidates, RingStyle style = RingStyle::kOneBand);
 
 /// How well accumulated code evidence fits one code, at its best rotation.
 struct RingAgreement {
   int id = -1;
   double score = -1;      ///< agreement, −1 … 1 (share of the evidence that agrees, signed)
-  double sectors = 0;     ///< agreeing minus disagreeing evidence, in clearly seen sectors
+  double sectors = 0;     ///< agreeing minus disagreeing evidence, in clearly seen cells (a
+                          ///< sector of a two-band ring has two)
   double facing_deg = 0;  ///< table direction of sector 0's start
 };
 /// The agreement of every candidate code with `code_sum` (Σ weight·sample over `frames`
@@ -79,32 +101,39 @@ struct RingAgreement {
 /// left out).
 std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
                                            const std::vector<float>& weight_sum, int frames,
-                                           const std::vector<int>& candidates);
+                                           const std::vector<int>& candidates,
+                                           RingStyle style = RingStyle::kOneBand);
 
 /// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
 /// view of the table at the top's height, then the rim fitted in the picture itself.
 class RingFinder {
  public:
-  RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in);
+  RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in,
+             RingStyle style = RingStyle::kOneBand);
   /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
   /// (looked at even when the top view misses them).
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
   /// `search` false: no search of the whole table (which costs most of the time): the hints
   /// and the candidates of the last search are measured again.
-  [[nodiscard]] std::vector<RingSighting> find(const cv::Mat& gray,
-                                               const std::vector<cv::Point2d>& hints = {},
-                                               int expected = 20, bool search = true) const;
+  /// `exclude`: table regions (polygons, inches) where no ring can be — the table's corner
+  /// markers, whose black and white corners look like pieces of a rim; no candidate there
+  /// is measured.
+  [[nodiscard]] std::vector<RingSighting> find(
+      const cv::Mat& gray, const std::vector<cv::Point2d>& hints = {}, int expected = 20,
+      bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {}) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
   [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
                                                     bool wide = false) const;
   [[nodiscard]] double diameter_in() const { return 2 * radius_; }
   [[nodiscard]] double top_height_in() const { return height_; }
+  [[nodiscard]] RingStyle style() const { return style_; }
 
  private:
   calib::TablePlane plane_;
   double radius_;
   double height_;
+  RingStyle style_;
   double ppi_;  // top-view pixels per inch
   cv::Mat map_x_;
   cv::Mat map_y_;
@@ -120,7 +149,7 @@ class RingFinder {
 /// with the 1-inch and 50 mm check bars. Errors: an id without a code, a sticker larger than
 /// the page.
 Expected<std::vector<calib::Sheet>, std::string> ring_sheets(
-    const std::vector<int>& ids, const std::vector<double>& diameters_in,
-    const calib::Paper& paper);
+    const std::vector<int>& ids, const std::vector<double>& diameters_in, const calib::Paper& paper,
+    RingStyle style = RingStyle::kOneBand);
 
 }  // namespace duels::vision

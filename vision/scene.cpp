@@ -78,6 +78,10 @@ BasePose base_pose_at(const SceneBaseSpec& base, double t_s) {
   return {{p.back().x_in, p.back().y_in}, p.back().angle_deg};
 }
 
+RingStyle ring_style_of(BaseTargetKind kind) {
+  return kind == BaseTargetKind::kRing2 ? RingStyle::kTwoBand : RingStyle::kOneBand;
+}
+
 std::optional<FigureFootprint> figure_footprint(const SceneBaseSpec& base) {
   if (base.figure_height_in <= 0) return std::nullopt;
   const double r = base.diameter_in / 2;
@@ -212,7 +216,7 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
     const YAML::Node b = bases[i];
     const std::string path = index_path("bases", i);
     if (!r.expect_map(b, path,
-                      {"id", "figure", "marker", "diameter", "height", "marker_side",
+                      {"id", "figure", "marker", "target", "diameter", "height", "marker_side",
                        "marker_offset", "figure_height", "figure_radius", "colour", "path"})) {
       continue;
     }
@@ -220,6 +224,15 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
     base.id = r.text(b, "id", path, true).value_or("");
     base.figure = r.text(b, "figure", path, false).value_or("");
     base.marker_id = r.integer(b, "marker", path, true, 0, 999).value_or(0);
+    if (auto t = r.text(b, "target", path, false)) {
+      if (*t == "ring") {
+        base.target = BaseTargetKind::kRing;
+      } else if (*t == "ring2") {
+        base.target = BaseTargetKind::kRing2;
+      } else if (*t != "square") {
+        r.error(b["target"], join_path(path, "target"), "square, ring or ring2", b);
+      }
+    }
     base.diameter_in = r.number(b, "diameter", path, false, 0.5, 12).value_or(2.0);
     base.height_in = r.number(b, "height", path, false, 0, 6).value_or(0.75);
     base.marker_side_in = r.number(b, "marker_side", path, false, 0.2, 12).value_or(1.0);
@@ -254,7 +267,8 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
       base.path.push_back(f);
       last = f;
     }
-    if (s.corner_marker_side_in > 0 && base.marker_id < 4) {
+    if (s.corner_marker_side_in > 0 && base.marker_id < 4 &&
+        base.target == BaseTargetKind::kSquare) {
       r.error(b["marker"], join_path(path, "marker"),
               "a marker id from 4 up (0-3 are the table's corner markers)", b);
     }

@@ -18,6 +18,8 @@
 ///   - id: razor
 ///     figure: Razor                  # optional, a figure name (assets) for the tracker output
 ///     marker: 10
+///     target: square                 # optional: square (default), ring or ring2 (vision/ring.hpp;
+///                                    # the ring's code is `marker`)
 ///     diameter: 2.0
 ///     height: 0.75
 ///     marker_side: 1.0
@@ -39,6 +41,7 @@
 
 #include "calib/lens.hpp"
 #include "calib/table.hpp"
+#include "vision/ring.hpp"
 
 namespace duels::vision {
 
@@ -56,7 +59,9 @@ struct Keyframe {
 /// What a base carries to be found by: a square ArUco marker on its top (`marker_side`,
 /// `marker_offset`), or a coded ring printed round the outer edge of its top (vision/ring.hpp;
 /// the ring's code is the base's `marker` id).
-enum class BaseTargetKind { kSquare, kRing };
+enum class BaseTargetKind { kSquare, kRing, kRing2 };
+/// The ring style of a ring target (kRing: one band, kRing2: two bands; kSquare: none).
+RingStyle ring_style_of(BaseTargetKind kind);
 
 /// A base in a synthetic scene: its marker, its looks and its scripted path.
 struct SceneBaseSpec {
