@@ -15,6 +15,9 @@ namespace duels::cards::encounters {
 namespace {
 
 constexpr std::size_t kMaxSpecLength = 1000;
+// A card's abilities are tracked in 32-bit masks (which were used against this Encounter);
+// printed cards have a handful, so 16 is plenty and far from the masks' width.
+constexpr std::size_t kMaxAbilities = 16;
 
 constexpr std::string_view kAbilityShape =
     "an ability: wild F,F / +N / -N / +-N / KEYWORD: +N / special +N / lift / red / purple / "
@@ -141,6 +144,9 @@ Expected<RunnerCard, SpecError> parse_runner(std::string_view text) {
     const Piece item = trim(raw);
     if (item.text.empty()) continue;
     ++item_count;
+    if (card.abilities.size() >= kMaxAbilities) {
+      return fail(item, fmt::format("at most {} abilities on a card", kMaxAbilities));
+    }
     std::string keyword;
     Piece body = item;
     if (const auto colon = item.text.find(':'); colon != std::string_view::npos) {

@@ -110,6 +110,21 @@ TEST(EncountersNotation, RunnerErrorsPointAtTheToken) {
   }
 }
 
+// Found by fuzz_encounters_spec (UBSan): a card with 33 abilities made the match finder shift a
+// 32-bit mask by 32. A card has at most 16 abilities; the 17th is refused where it stands.
+TEST(EncountersNotation, AtMostSixteenAbilitiesOnACard) {
+  std::string spec = "Many: +1";
+  for (int i = 1; i < 16; ++i)
+    spec += "; +1";
+  ASSERT_TRUE(parse_runner(spec)) << spec;
+  const std::size_t seventeenth = spec.size() + 2;
+  spec += "; -2";
+  const auto refused = parse_runner(spec);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().position, seventeenth);
+  EXPECT_EQ(refused.error().expected, "at most 16 abilities on a card");
+}
+
 TEST(EncountersNotation, EncounterAndDiceErrorsPointAtTheToken) {
   auto v = parse_encounter("Big: 49");
   ASSERT_FALSE(v);
