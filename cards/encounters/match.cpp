@@ -393,6 +393,7 @@ Expected<std::shared_ptr<const MatchEngine>, std::string> build_engine(const Mat
     }
   }
   const bool runners_possible = !q.no_runners || !e->lift_cards.empty();
+  int beyond_limit = 0;
   for (std::size_t i = 0; i < q.cards.size(); ++i) {
     const HandCard& hc = q.cards[i];
     if (hc.face_down || (!hc.card.special && !runners_possible)) continue;
@@ -400,6 +401,11 @@ Expected<std::shared_ptr<const MatchEngine>, std::string> build_engine(const Mat
       const Ability& a = hc.card.abilities[j];
       if (a.kind == AbilityKind::Lift || (hc.used_mask & (1U << j)) != 0 ||
           !keyword_matches(a, q.keywords)) {
+        continue;
+      }
+      // Past the limit the abilities are only counted (the masks below are 32 bits wide).
+      if (static_cast<int>(e->abilities.size()) + beyond_limit >= kMaxAbilities) {
+        ++beyond_limit;
         continue;
       }
       EngineAbility ea;
@@ -422,9 +428,9 @@ Expected<std::shared_ptr<const MatchEngine>, std::string> build_engine(const Mat
   }
   for (int l : e->lift_cards)
     e->relevant_cards |= 1U << l;
-  if (static_cast<int>(e->abilities.size()) > kMaxAbilities) {
+  if (beyond_limit > 0) {
     return fmt::format("too many usable abilities at once ({}, the limit is {})",
-                       e->abilities.size(), kMaxAbilities);
+                       e->abilities.size() + static_cast<std::size_t>(beyond_limit), kMaxAbilities);
   }
   if (std::popcount(e->relevant_cards) > kMaxCards) {
     return fmt::format("too many usable cards at once ({}, the limit is {})",

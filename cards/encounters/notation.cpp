@@ -17,7 +17,7 @@ namespace {
 constexpr std::size_t kMaxSpecLength = 1000;
 // A card's abilities are tracked in 32-bit masks (which were used against this Encounter);
 // printed cards have a handful, so 16 is plenty and far from the masks' width.
-constexpr std::size_t kMaxAbilities = 16;
+constexpr std::size_t kMaxAbilitiesPerCard = 16;
 
 constexpr std::string_view kAbilityShape =
     "an ability: wild F,F / +N / -N / +-N / KEYWORD: +N / special +N / lift / red / purple / "
@@ -144,8 +144,8 @@ Expected<RunnerCard, SpecError> parse_runner(std::string_view text) {
     const Piece item = trim(raw);
     if (item.text.empty()) continue;
     ++item_count;
-    if (card.abilities.size() >= kMaxAbilities) {
-      return fail(item, fmt::format("at most {} abilities on a card", kMaxAbilities));
+    if (card.abilities.size() >= kMaxAbilitiesPerCard) {
+      return fail(item, fmt::format("at most {} abilities on a card", kMaxAbilitiesPerCard));
     }
     std::string keyword;
     Piece body = item;

@@ -167,6 +167,20 @@ TEST(EncountersMatch, TE7ExactSum) {
   EXPECT_TRUE(two->solutions[0].steps.empty());
 }
 
+// Found by fuzz_encounters_spec (UBSan): with more than 32 usable abilities in hand the finder
+// shifted a 32-bit mask past its width before refusing. It is refused, counting them all.
+TEST(EncountersMatch, MoreUsableAbilitiesThanTheLimitAreRefusedAndCounted) {
+  MatchQuery q = query({3, 4}, 9);
+  std::string spec = "Many: wild 1,2";
+  for (int i = 1; i < 16; ++i)
+    spec += "; wild 1,2";
+  for (int i = 0; i < 3; ++i)
+    q.cards.push_back(card(spec.c_str()));
+  const auto r = find_matches(q);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "too many usable abilities at once (48, the limit is 16)");
+}
+
 // T-E8 (derived): no split, clamp at 6.
 TEST(EncountersMatch, TE8NoSplitAndClamp) {
   MatchQuery q = query({6}, 3);
