@@ -360,24 +360,25 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   return Move{me, rolls, std::nullopt, here};
 }
 
-}  // namespace
-
-std::size_t OddsCache::ChoiceKeyHash::operator()(const ChoiceKey& k) const {
+// FNV-1a over a cache key's words, folded.
+template <std::size_t N>
+std::size_t hash_words(const std::array<std::uint16_t, N>& words) {
   std::uint64_t h = 1469598103934665603ULL;
-  for (std::uint16_t x : k.v) {
+  for (std::uint16_t x : words) {
     h ^= x;
     h *= 1099511628211ULL;
   }
   return static_cast<std::size_t>(h ^ (h >> 29U));
 }
 
+}  // namespace
+
+std::size_t OddsCache::ChoiceKeyHash::operator()(const ChoiceKey& k) const {
+  return hash_words(k.v);
+}
+
 std::size_t OddsCache::KeyHash::operator()(const Key& k) const {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (std::uint16_t x : k.v) {
-    h ^= x;
-    h *= 1099511628211ULL;
-  }
-  return static_cast<std::size_t>(h ^ (h >> 29U));
+  return hash_words(k.v);
 }
 
 namespace {
