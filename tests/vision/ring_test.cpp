@@ -289,21 +289,29 @@ TEST(Coverage, RingsLocatedAcrossTheTableWithinTheErrorBounds) {
 // figures standing on their rings and rings partly hidden by neighbours once named bases
 // wrongly here (2 bases, each more than 1" off). Never a wrong name; the named share is what
 // the global naming reaches (16 of 32 when written), with some slack.
-TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
-  const auto all = standard_coverage_scenarios(BaseTargetKind::kRing);
-  ASSERT_FALSE(all.empty());
+// The bench's first scenario (720p webcam) with `kind` on the bases, 2 seeds; checks what must
+// hold for every target (no wrong name, no switch, the error bounds) and gives the result.
+CoverageResult first_coverage_scenario(BaseTargetKind kind) {
+  const auto all = standard_coverage_scenarios(kind);
+  EXPECT_FALSE(all.empty());
+  if (all.empty()) return {};
   CoverageScenario sc = all.front();
-  ASSERT_EQ(sc.size, cv::Size(1280, 720));
+  EXPECT_EQ(sc.size, cv::Size(1280, 720));
   sc.seeds = 2;
   const CoverageResult r = run_coverage(sc);
   std::printf("%s: located %d, named %d of %d\n", sc.name.c_str(),
               r.located[0] + r.located[1] + r.located[2], r.found_total(), r.all_total());
   EXPECT_EQ(r.off_by_1in, 0);
   EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_GE(r.found_total(), 14) << r.found_total() << "/" << r.all_total();
-  EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 22);
   EXPECT_LE(r.centre_p95_in, 0.10);
   EXPECT_LE(r.gap_p95_in, 0.12);
+  return r;
+}
+
+TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
+  const CoverageResult r = first_coverage_scenario(BaseTargetKind::kRing);
+  EXPECT_GE(r.found_total(), 14) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 22);
 }
 
 // The two-band ring (`target: ring2`) on the same bench scenario: its codes differ within
@@ -311,23 +319,12 @@ TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
 // written: 27 of 32 named (the one-band ring: 15), 30 located, no wrong name. A regression of
 // the code book, the two-band reading, the rim fit or the naming fails here.
 TEST(Coverage, TwoBandRingsNamedFromHalfTheRingNeverWrongly) {
-  const auto all = standard_coverage_scenarios(BaseTargetKind::kRing2);
-  ASSERT_FALSE(all.empty());
-  CoverageScenario sc = all.front();
-  ASSERT_EQ(sc.size, cv::Size(1280, 720));
-  sc.seeds = 2;
-  const CoverageResult r = run_coverage(sc);
-  std::printf("%s (ring2): located %d, named %d of %d\n", sc.name.c_str(),
-              r.located[0] + r.located[1] + r.located[2], r.found_total(), r.all_total());
-  EXPECT_EQ(r.off_by_1in, 0);
-  EXPECT_EQ(r.identity_switches, 0);
+  const CoverageResult r = first_coverage_scenario(BaseTargetKind::kRing2);
   EXPECT_GE(r.found_total(), 25) << r.found_total() << "/" << r.all_total();
   EXPECT_GE(r.found[0], 12) << "near third";
   EXPECT_GE(r.found[1], 10) << "middle third";
   EXPECT_GE(r.found[2], 2) << "far third";
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 28);
-  EXPECT_LE(r.centre_p95_in, 0.10);
-  EXPECT_LE(r.gap_p95_in, 0.12);
 }
 
 TEST(Coverage, SquareMarkersStillReadWhereTheyAreInView) {
