@@ -341,22 +341,28 @@ TEST(Coverage, SquareMarkersStillReadWhereTheyAreInView) {
 namespace duels::vision {
 namespace {
 
-// The renderer and the reader agree on the ring's layout: close, sharp, clean, every code
-// read right at any facing, centres within a few hundredths of an inch.
-void reads_rendered_rings_close_up(BaseTargetKind target) {
+// A close, steep 1080p view of `bases` bases carrying `target` (`packed` of them in groups),
+// with no figures on them: nothing hides the rings.
+SceneSpec close_up_scene(BaseTargetKind target, int bases, int packed, int seed) {
   CoverageScenario sc;
   sc.size = {1920, 1080};
   sc.hfov_deg = 60;
   sc.distance_in = 50;
   sc.elevation_deg = 70;
-  sc.bases = 9;
-  sc.packed = 3;
+  sc.bases = bases;
+  sc.packed = packed;
   sc.target = target;
-  SceneSpec spec = coverage_scene(sc, 3);
-  spec.bases.resize(std::min<std::size_t>(spec.bases.size(), 9));
+  SceneSpec spec = coverage_scene(sc, seed);
+  spec.bases.resize(std::min<std::size_t>(spec.bases.size(), static_cast<std::size_t>(bases)));
   for (auto& b : spec.bases)
-    b.figure_height_in = 0;  // nothing hides the rings
-  SceneRenderer renderer(spec);
+    b.figure_height_in = 0;
+  return spec;
+}
+
+// The renderer and the reader agree on the ring's layout: close, sharp, clean, every code
+// read right at any facing, centres within a few hundredths of an inch.
+void reads_rendered_rings_close_up(BaseTargetKind target) {
+  SceneRenderer renderer(close_up_scene(target, 9, 3, 3));
   FrameTruth truth;
   const cv::Mat img = renderer.render(0, &truth);
   cv::Mat gray;
@@ -387,18 +393,7 @@ void reads_rendered_rings_close_up(BaseTargetKind target) {
 // No ring is looked for inside an excluded region (the table's corner markers): the same
 // close-up scene with one base's place excluded finds all the others but not that one.
 TEST(RingFinder, LooksForNoRingInsideAnExcludedRegion) {
-  CoverageScenario sc;
-  sc.size = {1920, 1080};
-  sc.hfov_deg = 60;
-  sc.distance_in = 50;
-  sc.elevation_deg = 70;
-  sc.bases = 6;
-  sc.packed = 0;
-  sc.target = BaseTargetKind::kRing2;
-  SceneSpec spec = coverage_scene(sc, 4);
-  for (auto& b : spec.bases)
-    b.figure_height_in = 0;
-  SceneRenderer renderer(spec);
+  SceneRenderer renderer(close_up_scene(BaseTargetKind::kRing2, 6, 0, 4));
   FrameTruth truth;
   cv::Mat gray;
   cv::cvtColor(renderer.render(0, &truth), gray, cv::COLOR_BGR2GRAY);
