@@ -22,6 +22,7 @@ using text::lower;
 using text::split_list;
 using text::to_int;
 using text::trim;
+using text::valid_utf8;
 
 constexpr std::size_t kShownWays = 10;
 
@@ -285,6 +286,7 @@ Console::Reply Console::solve_text() {
 }
 
 Console::Reply Console::handle(std::string_view line) {
+  if (!valid_utf8(line)) return Reply{"the line is not valid UTF-8 text\n", false, false};
   const auto [cmd, rest] = head_rest(line);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };

@@ -19,6 +19,7 @@ using text::lower;
 using text::split_list;
 using text::to_int;
 using text::trim;
+using text::valid_utf8;
 
 /// Splits "A -> B -> C" into its parts.
 std::vector<std::string> arrows(std::string_view text) {
@@ -274,6 +275,7 @@ Console::Reply Console::submit(const Command& command, std::string prefix) {
 }
 
 Console::Reply Console::handle(std::string_view line) {
+  if (!valid_utf8(line)) return Reply{"the line is not valid UTF-8 text\n", false, false};
   auto [cmd, rest] = head_rest(line);
   const State& s = session_.state();
   const auto bad = [](std::string why) { return Reply{why + "\n", false, false}; };

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cards/encounters/console.hpp"
 #include "cards/srtcg/console.hpp"
 #include "common/atomic_file.hpp"
 #include "duels/assets.hpp"
@@ -337,6 +338,22 @@ TEST(CardOverride, NumbersAnIntCannotHoldAreRefused) {
   EXPECT_EQ(console.session().state().active, 0);
   EXPECT_TRUE(console.handle("set /active 1").ok);
   EXPECT_EQ(console.session().state().active, 1);
+}
+
+// Found by fuzz_card_consoles: the Encounters console took `player \xb3mob` (not UTF-8), and its
+// `log` then threw a raw JSON exception (type_error.316) out of the console. Every card console
+// refuses a line that is not UTF-8, as Crossfire's did.
+TEST(CardConsoles, ALineThatIsNotUtf8IsRefusedByEveryGame) {
+  const std::string line = "player \xb3mob";
+  cards::encounters::Console encounters(11);
+  cards::srtcg::Console srtcg(11);
+  for (const auto& reply : {encounters.handle(line), srtcg.handle(line)}) {
+    EXPECT_FALSE(reply.ok) << reply.text;
+    EXPECT_NE(reply.text.find("not valid UTF-8"), std::string::npos) << reply.text;
+  }
+  EXPECT_TRUE(encounters.session().state().players.empty());
+  EXPECT_TRUE(srtcg.session().state().players.empty());
+  EXPECT_TRUE(encounters.handle("log").ok);
 }
 
 }  // namespace
