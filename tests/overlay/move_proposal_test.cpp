@@ -7,6 +7,7 @@
 
 #include "fixtures.hpp"
 #include "overlay/session.hpp"
+#include "session_fixtures.hpp"
 
 namespace duels::overlay {
 namespace {
@@ -216,22 +217,8 @@ TEST(MoveProposal, LowConfidenceAndUnseenBasesKeepWhatWasProposed) {
 
 // ---- through the session: the journal -----------------------------------------------------
 
-SessionOptions headless() {
-  SessionOptions o;
-  o.threaded_odds = false;
-  o.roll_animation_s = 0;
-  o.ui_seed = 42;
-  return o;
-}
-
-struct AtFirstTurn {
-  TempDir dir;
-  std::unique_ptr<Session> s;
-  AtFirstTurn() {
-    auto m = match::DuelsMatch::create(dir.file("m.jsonl"), testing::razor_vs_hex(), 7);
-    testing::play_to_first_turn(m, "crate", true);
-    s = std::make_unique<Session>(std::move(m), testing::crate_layout(), headless());
-  }
+// Razor's first turn with the camera watching: `frames` hands the session n sightings.
+struct AtFirstTurn : testing::AtFirstTurn {
   void frames(Vec2 razor, int n, Vec2 hex = {32, 30}) {
     for (int i = 0; i < n; ++i)
       s->set_vision(seen(razor, hex));

@@ -8,30 +8,15 @@
 #include "dice/notation.hpp"
 #include "duels/odds.hpp"
 #include "fixtures.hpp"
+#include "session_fixtures.hpp"
 
 namespace duels::overlay {
 namespace {
 
 using testing::TempDir;
 
-SessionOptions headless() {
-  SessionOptions o;
-  o.threaded_odds = false;
-  o.roll_animation_s = 0;
-  o.ui_seed = 42;
-  return o;
-}
-
-// A session at Razor's first turn, Razor 10" from Hex (gap), the crate down away from the line.
-struct AtFirstTurn {
-  TempDir dir;
-  std::unique_ptr<Session> s;
-  explicit AtFirstTurn(SessionOptions o = headless(), bool choose = true) {
-    auto m = match::DuelsMatch::create(dir.file("m.jsonl"), testing::razor_vs_hex(), 7);
-    testing::play_to_first_turn(m, "crate", choose);
-    s = std::make_unique<Session>(std::move(m), testing::crate_layout(), o);
-  }
-};
+using testing::AtFirstTurn;
+using testing::headless;
 
 TEST(Session, TheAttackCandidatesAreTheLegalDiceAtThisRange) {
   AtFirstTurn t;
