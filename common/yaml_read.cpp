@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "common/utf8.hpp"
 
 namespace duels {
 
@@ -30,38 +33,10 @@ bool nesting_too_deep(const std::string& text) {
 
 // The 1-based line of the first byte that is not valid UTF-8, or 0 when all of it is.
 int first_bad_utf8_line(const std::string& text) {
-  int line = 1;
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  while (i < n) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') ++line;
-    std::size_t len = 0;
-    unsigned min = 0;
-    unsigned cp = 0;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    if ((c & 0xE0U) == 0xC0U) {
-      len = 2, min = 0x80, cp = c & 0x1FU;
-    } else if ((c & 0xF0U) == 0xE0U) {
-      len = 3, min = 0x800, cp = c & 0x0FU;
-    } else if ((c & 0xF8U) == 0xF0U) {
-      len = 4, min = 0x10000, cp = c & 0x07U;
-    } else {
-      return line;
-    }
-    if (i + len > n) return line;
-    for (std::size_t k = 1; k < len; ++k) {
-      const auto cc = static_cast<unsigned char>(text[i + k]);
-      if ((cc & 0xC0U) != 0x80U) return line;
-      cp = (cp << 6U) | (cc & 0x3FU);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return line;
-    i += len;
-  }
-  return 0;
+  const auto bad = first_bad_utf8(text);
+  if (!bad) return 0;
+  return 1 +
+         static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(*bad), '\n'));
 }
 
 // yaml-cpp keeps the first of two equal keys and says nothing; a data file with a key twice is

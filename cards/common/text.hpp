@@ -12,8 +12,6 @@ namespace duels::cards::text {
 
 /// `s` without the white space at either end.
 std::string_view trim(std::string_view s);
-/// True when `text` is well-formed UTF-8 (journals store console lines as JSON text).
-bool valid_utf8(std::string_view text);
 /// `s` in lower case (ASCII).
 std::string lower(std::string_view s);
 /// The same name in any case (ASCII): "sam" is "Sam".

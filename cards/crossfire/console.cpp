@@ -9,6 +9,7 @@
 #include "cards/common/console.hpp"
 #include "cards/common/text.hpp"
 #include "cards/crossfire/json.hpp"
+#include "common/utf8.hpp"
 
 namespace duels::cards::crossfire {
 
@@ -20,7 +21,6 @@ using text::lower;
 using text::split_list;
 using text::to_int;
 using text::trim;
-using text::valid_utf8;
 
 /// "HEAD; key value; key value": the head and the keyed parts (keys lower-cased).
 struct Clauses {

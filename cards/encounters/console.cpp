@@ -11,6 +11,7 @@
 #include "cards/encounters/advisor.hpp"
 #include "cards/encounters/json.hpp"
 #include "cards/encounters/odds.hpp"
+#include "common/utf8.hpp"
 
 namespace duels::cards::encounters {
 
@@ -22,7 +23,6 @@ using text::lower;
 using text::split_list;
 using text::to_int;
 using text::trim;
-using text::valid_utf8;
 
 constexpr std::size_t kShownWays = 10;
 

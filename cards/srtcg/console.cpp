@@ -9,6 +9,7 @@
 #include "cards/common/console.hpp"
 #include "cards/common/text.hpp"
 #include "cards/srtcg/json.hpp"
+#include "common/utf8.hpp"
 
 namespace duels::cards::srtcg {
 
@@ -19,7 +20,6 @@ using text::lower;
 using text::split_list;
 using text::to_int;
 using text::trim;
-using text::valid_utf8;
 
 /// Splits "A -> B -> C" into its parts.
 std::vector<std::string> arrows(std::string_view text) {
