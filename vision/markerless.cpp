@@ -173,6 +173,19 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
     // The top must stand out along the rim it was fitted to: a circle pieced together from the
     // edges of figures, felt and neighbouring bases has no light top inside its rim.
     const double step = rim_step(gray, *fit);
+    // A disc where none was followed must look like a whole top: a tight fit (RMS at most
+    // 0.045 R or 0.3 pixel), or most of its rim (34 of 48 rays) at its own size when fitted
+    // freely — the ring finder's test without its code. Pieces of the table's corner markers
+    // (when the camera sees them only in part, they cannot be found and left out) fail it.
+    const bool followed = std::any_of(hints.begin(), hints.end(), [&](const cv::Point2d& p) {
+      return cv::norm(p - fit->centre_in) < 0.5 * R;
+    });
+    const double tight = std::max(0.045 * R, 0.3 * fit->pixel_in);
+    const double tol = 0.3 * fit->pixel_in;
+    if (!followed && fit->fit_rms_in > tight &&
+        (fit->rim_points < 34 || fit->free_radius_in < 0.975 * R - tol ||
+         fit->free_radius_in > 1.045 * R + tol))
+      continue;
     if (step < options_.min_rim_step) continue;
     fits.push_back({std::move(*fit), step * fit->rim_points});
   }
@@ -282,32 +295,53 @@ TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame,
       corner_regions_.push_back(std::move(poly));
     }
   }
-  // The whole table is searched every few frames, and every frame while a base is out of
-  // sight (it may be moving: found again within 3" of where it was last seen, it keeps its
-  // identity).
-  const bool search =
-      options_.search_every <= 1 || processed_ % options_.search_every == 1 || hints.empty() ||
-      std::any_of(last_.begin(), last_.end(),
-                  [](const TrackedBase& b) { return b.state == BaseState::kOccluded; });
+  // The whole table is searched every few frames, and every frame while a base the player
+  // named is out of sight (it may be moving: found again soon, it keeps its name).
+  const bool search = options_.search_every <= 1 || processed_ % options_.search_every == 1 ||
+                      hints.empty() ||
+                      std::any_of(last_.begin(), last_.end(), [&](const TrackedBase& b) {
+                        return b.state == BaseState::kOccluded && by_player_.count(b.marker_id);
+                      });
   last_discs_ = finder_.find(image, hints, corner_regions_, search);
   const auto observations = identities_.assign(last_discs_, options_.radius_in, time_s);
-  // A base seen for the first time takes the waiting name whose point it stands nearest (within
-  // 3"), or "base N".
-  for (const auto& o : observations) {
-    if (!named_.insert(o.marker_id).second) continue;
-    auto best = pending_.end();
-    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-      const double d = cv::norm(o.centre_in - it->near_in);
-      if (d <= 3.0 && (best == pending_.end() || d < cv::norm(o.centre_in - best->near_in)))
-        best = it;
-    }
-    if (best == pending_.end()) {
-      tracker_.name(o.marker_id, "base " + std::to_string(o.marker_id));
-    } else {
-      tracker_.name(o.marker_id, best->figure);
-      pending_.erase(best);
+  // A base seen for the first time takes the waiting name whose point it stands nearest
+  // (within 3"), or "base N". Nearest pairs first: a false disc (on a corner marker the camera
+  // sees only in part, say) seen at the same time as a base does not take the base's name.
+  struct Pair {
+    double d;
+    std::size_t obs;
+    std::size_t name;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::size_t> fresh;
+  for (std::size_t i = 0; i < observations.size(); ++i) {
+    if (!named_.insert(observations[i].marker_id).second) continue;
+    fresh.push_back(i);
+    for (std::size_t k = 0; k < pending_.size(); ++k) {
+      const double d = cv::norm(observations[i].centre_in - pending_[k].near_in);
+      if (d <= 3.0) pairs.push_back({d, i, k});
     }
   }
+  std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
+  std::map<std::size_t, std::size_t> name_of;  // observation → pending name
+  std::set<std::size_t> used;
+  for (const auto& p : pairs) {
+    if (name_of.count(p.obs) || used.count(p.name)) continue;
+    name_of[p.obs] = p.name;
+    used.insert(p.name);
+  }
+  for (std::size_t i : fresh) {
+    const int id = observations[i].marker_id;
+    const auto it = name_of.find(i);
+    if (it == name_of.end()) {
+      tracker_.name(id, "base " + std::to_string(id));
+    } else {
+      tracker_.name(id, pending_[it->second].figure);
+      by_player_.insert(id);
+    }
+  }
+  for (auto k = used.rbegin(); k != used.rend(); ++k)
+    pending_.erase(pending_.begin() + static_cast<long>(*k));
   last_ = tracker_.update(observations, time_s);
   return measure_table(frame, time_s, last_);
 }

@@ -116,6 +116,7 @@ class MarkerlessPipeline {
   Tracker tracker_;
   std::vector<PendingName> pending_;
   std::set<int> named_;
+  std::set<int> by_player_;  ///< ids named by the player (`name_near`)
   std::vector<cv::Point2d> last_discs_;
   MarkerDetector detector_;
   /// The table's corner markers (ids 0-3) as last seen, widened to where a base centred would
