@@ -1,7 +1,9 @@
 #pragma once
-/// @file Markerless mode (experimental): bases found as discs in a rectified top view of the
-/// table at the height of the base tops, identities kept by nearest-neighbour tracking and named
-/// once by the player. Less accurate than marker mode (see docs/camera.md).
+/// @file Markerless mode (the fallback when bases carry no readable target): candidates from a
+/// top view of the table at the height of the base tops, each base located by a sub-pixel fit
+/// of its top's rim in the picture (vision/ring.hpp's fit_base_rim: the known radius and
+/// height, the table pose, hidden rim points left out), identities kept by nearest-neighbour
+/// tracking and named once by the player by where the base stands (see docs/camera.md).
 
 #include <opencv2/core.hpp>
 
