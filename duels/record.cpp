@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 #include "dice/notation.hpp"
@@ -76,6 +78,13 @@ std::vector<dice::Die> dice_list(const json& j, const char* key, const std::stri
   auto p = dice::parse_pool(t);
   if (!p) bad(sub(path, key), p.error().message());
   return *p;
+}
+
+/// True when `v` is a whole number an `int` holds (a roll read as 2^32 + 3 would become 3).
+bool int_number(const json& v) {
+  if (!v.is_number_integer()) return false;
+  const long long n = v.get<long long>();
+  return n >= std::numeric_limits<int>::min() && n <= std::numeric_limits<int>::max();
 }
 
 std::vector<int> int_list(const json& j, const char* key, const std::string& path, int lo, int hi) {
@@ -392,8 +401,7 @@ Command command_from_json(const json& j) {
       } catch (const std::exception&) {
         bad("command.rolls", "team numbers as keys");
       }
-      if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() ||
-          !v[1].is_number_integer()) {
+      if (!v.is_array() || v.size() != 2 || !int_number(v[0]) || !int_number(v[1])) {
         bad("command.rolls." + k, "two d6 results");
       }
       c.rolls[team] = {v[0].get<int>(), v[1].get<int>()};
@@ -422,8 +430,7 @@ Command command_from_json(const json& j) {
     const json& rolls = array(j, "rolls", p);
     if (rolls.size() > 64) bad("command.rolls", "at most 64 dice");
     for (const auto& r : rolls) {
-      if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() ||
-          !r[1].is_number_integer()) {
+      if (!r.is_array() || r.size() != 2 || !int_number(r[0]) || !int_number(r[1])) {
         bad("command.rolls", "[die, face] pairs");
       }
       c.rolls.push_back({r[0].get<int>(), r[1].get<int>()});

@@ -37,6 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     q.keywords = {"metahuman", "magic"};
     q.twice = size > 0 && (data[0] & 0x80U) != 0;
     q.cards = {enc::HandCard{*runner, 0, false}, enc::HandCard{*runner, 0, false}};
+    // A tenth of the default budget: the budget itself is tested in encounters_match_test; here
+    // it keeps an instrumented run of a hand with many abilities to a few seconds.
+    q.search_budget = 2'000'000;
     auto found = enc::find_matches(q);
     if (found && found->solutions.empty() != found->lock_sizes.empty()) std::abort();
   }

@@ -159,6 +159,8 @@ std::string advise_text(const State& s, std::uint64_t seed) {
         if (auto with = odds_with_cards(u, sq->query)) {
           out += fmt::format("P(beat it with your cards)  = {} = {:.4f}\n", with->fraction(),
                              with->p());
+        } else {
+          out += fmt::format("P(beat it with your cards): not worked out, {}\n", with.error());
         }
       }
       break;

@@ -47,6 +47,7 @@ struct Pick {
   std::uint8_t face = 0;
   std::uint8_t group = 0;
   const Move* move = nullptr;
+  std::uint32_t mask = 0;  ///< the abilities this die really uses (see MatchEngine::relocate)
 };
 
 using Picks = std::array<Pick, 8>;
@@ -61,24 +62,41 @@ struct MoveLists {
   int loss = 0;  ///< the most they can take away
 };
 
-/// Search states known to fail, in a fixed-size table reused across searches (a new search
-/// only bumps the generation). When full it stops remembering, which only costs speed.
+/// Search states known to fail, in an open-addressing table reused across searches (a new
+/// search only bumps the generation). It doubles when three quarters full, up to kMaxSize
+/// entries; past that it stops remembering, which only costs speed.
 class FailMemo {
  public:
-  FailMemo() : keys_(kSize), stamps_(kSize, 0) {}
+  FailMemo() : keys_(kMinSize), stamps_(kMinSize, 0) {}
   void reset() { ++generation_, used_ = 0; }
   [[nodiscard]] bool contains(std::uint64_t key) const {
-    for (std::size_t i = slot(key), probes = 0; probes < kProbes;
-         i = (i + 1) & (kSize - 1), ++probes) {
+    const std::size_t size = keys_.size();
+    for (std::size_t i = slot(key, size), probes = 0; probes < kProbes;
+         i = (i + 1) & (size - 1), ++probes) {
       if (stamps_[i] != generation_) return false;
       if (keys_[i] == key) return true;
     }
     return false;
   }
   void insert(std::uint64_t key) {
-    if (used_ * 4 > kSize * 3) return;
-    for (std::size_t i = slot(key), probes = 0; probes < kProbes;
-         i = (i + 1) & (kSize - 1), ++probes) {
+    if (used_ * 4 > keys_.size() * 3) {
+      if (keys_.size() >= kMaxSize) return;
+      grow();
+    }
+    place(key);
+  }
+
+ private:
+  static constexpr std::size_t kMinSize = std::size_t{1} << 12;
+  static constexpr std::size_t kMaxSize = std::size_t{1} << 22;
+  static constexpr std::size_t kProbes = 16;
+  static std::size_t slot(std::uint64_t key, std::size_t size) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32) & (size - 1);
+  }
+  void place(std::uint64_t key) {
+    const std::size_t size = keys_.size();
+    for (std::size_t i = slot(key, size), probes = 0; probes < kProbes;
+         i = (i + 1) & (size - 1), ++probes) {
       if (stamps_[i] != generation_) {
         stamps_[i] = generation_;
         keys_[i] = key;
@@ -87,12 +105,15 @@ class FailMemo {
       }
     }
   }
-
- private:
-  static constexpr std::size_t kSize = std::size_t{1} << 12;
-  static constexpr std::size_t kProbes = 16;
-  static std::size_t slot(std::uint64_t key) {
-    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 52) & (kSize - 1);
+  void grow() {
+    std::vector<std::uint64_t> old_keys(keys_.size() * 2);
+    std::vector<std::uint32_t> old_stamps(keys_.size() * 2, 0);
+    old_keys.swap(keys_);
+    old_stamps.swap(stamps_);
+    used_ = 0;
+    for (std::size_t i = 0; i < old_keys.size(); ++i) {
+      if (old_stamps[i] == generation_) place(old_keys[i]);
+    }
   }
   std::vector<std::uint64_t> keys_;
   std::vector<std::uint32_t> stamps_;
@@ -115,9 +136,85 @@ struct MatchEngine {
   std::uint32_t relevant_cards = 0;  ///< cards that can play any part
   std::array<std::vector<std::uint8_t>, kFaces> exact;  ///< [face][mask]: values reachable
   std::array<std::vector<Move>, kFaces> moves;
-  mutable FailMemo memo_;  ///< scratch for exists(); makes an engine single-threaded
+  /// Interchangeable abilities (same card, same effect on every face, not every-die) form a
+  /// class. Moves use the lowest copies of each class; a search hands out the next free copies
+  /// (relocate), so the used copies of a class are always its lowest ones and a hand holding
+  /// one ability many times is not searched once per way to number the copies.
+  std::array<std::uint8_t, 32> class_of{};
+  std::vector<std::uint32_t> class_mask;
+  std::vector<std::array<std::uint32_t, kMaxAbilities + 1>> class_prefix;  ///< lowest k copies
+  std::uint32_t symmetric = 0;  ///< abilities in a class of two or more
+  mutable FailMemo memo_;       ///< scratch for exists(); makes an engine single-threaded
+  /// Search steps left before a search gives up (exhausted_); set by the public entry points.
+  mutable std::uint64_t budget_ = 0;
+  mutable bool exhausted_ = false;
+
+  void classify() {
+    class_mask.clear();
+    class_prefix.clear();
+    symmetric = 0;
+    for (std::size_t a = 0; a < abilities.size(); ++a) {
+      const EngineAbility& ab = abilities[a];
+      std::size_t c = 0;
+      for (; c < class_mask.size(); ++c) {
+        const EngineAbility& first =
+            abilities[static_cast<std::size_t>(std::countr_zero(class_mask[c]))];
+        if (!ab.every_die && !first.every_die && first.card == ab.card &&
+            first.runner == ab.runner && first.next == ab.next) {
+          break;
+        }
+      }
+      if (c == class_mask.size()) {
+        class_mask.push_back(0);
+        class_prefix.emplace_back();
+      }
+      class_mask[c] |= 1U << a;
+      class_of[a] = static_cast<std::uint8_t>(c);
+    }
+    for (std::size_t c = 0; c < class_mask.size(); ++c) {
+      std::uint32_t bits = 0;
+      int k = 0;
+      class_prefix[c][0] = 0;
+      for (std::uint32_t x = class_mask[c]; x != 0; x &= x - 1) {
+        bits |= x & (~x + 1);
+        class_prefix[c][static_cast<std::size_t>(++k)] = bits;
+      }
+      if (k > 1) symmetric |= class_mask[c];
+    }
+  }
+
+  /// True when `s` uses the lowest copies of every class it touches.
+  [[nodiscard]] bool canonical(std::uint32_t s) const {
+    for (std::uint32_t x = s & symmetric; x != 0;) {
+      const std::size_t c = class_of[static_cast<std::size_t>(std::countr_zero(x))];
+      const std::uint32_t in = s & class_mask[c];
+      if (in != class_prefix[c][static_cast<std::size_t>(std::popcount(in))]) return false;
+      x &= ~class_mask[c];
+    }
+    return true;
+  }
+
+  /// The abilities a move (lowest copies, `canon`) really uses when `used` are taken: the next
+  /// free copies of each class. False when a class has too few copies left.
+  [[nodiscard]] bool relocate(std::uint32_t canon, std::uint32_t used,
+                              std::uint32_t& actual) const {
+    actual = canon & ~symmetric;
+    if ((actual & used & ~every_die) != 0) return false;
+    for (std::uint32_t x = canon & symmetric; x != 0;) {
+      const std::size_t c = class_of[static_cast<std::size_t>(std::countr_zero(x))];
+      const std::uint32_t cm = class_mask[c];
+      const int n = std::popcount(canon & cm);
+      const int u = std::popcount(used & cm);
+      if (u + n > std::popcount(cm)) return false;
+      actual |= class_prefix[c][static_cast<std::size_t>(u + n)] ^
+                class_prefix[c][static_cast<std::size_t>(u)];
+      x &= ~cm;
+    }
+    return true;
+  }
 
   void prepare() {
+    classify();
     const int a_count = static_cast<int>(abilities.size());
     const std::size_t subsets = std::size_t{1} << a_count;
     for (int f = 1; f <= 6; ++f) {
@@ -142,7 +239,7 @@ struct MatchEngine {
         }
         ex[s] = static_cast<std::uint8_t>(reach);
         any[s] = static_cast<std::uint8_t>(reach | below);
-        if ((reach & ~below) == 0) continue;
+        if ((reach & ~below) == 0 || !canonical(static_cast<std::uint32_t>(s))) continue;
         std::uint32_t cards = 0;
         int gain = 0;
         int loss = 0;
@@ -263,6 +360,12 @@ struct MatchEngine {
     auto rec = [&](auto&& self, int f, int k, std::size_t start, std::uint32_t mask,
                    std::uint32_t cards) -> void {
       if (!go) return;
+      if (budget_ == 0) {
+        exhausted_ = true;
+        go = false;
+        return;
+      }
+      --budget_;
       const int total = sums[0] + sums[1];
       if (total == target && n > 0 && (!twice || sums[0] == value) &&
           (exact_cards == kAnyCards || cards == exact_cards)) {
@@ -302,16 +405,17 @@ struct MatchEngine {
         for (std::size_t code = start; code < codes && go; ++code) {
           const int g = static_cast<int>(code / list.size());
           const Move* m = list[code % list.size()];
-          if ((m->mask & mask & ~every_die) != 0) continue;
           if (sums[static_cast<std::size_t>(g)] + m->value > value) continue;
           if (g == 1 && sums[0] == 0) continue;  // mirror images: the first die goes to set 0
+          std::uint32_t actual = 0;
+          if (!relocate(m->mask, mask, actual)) continue;
           picks[static_cast<std::size_t>(n)] =
-              Pick{static_cast<std::uint8_t>(f), static_cast<std::uint8_t>(g), m};
+              Pick{static_cast<std::uint8_t>(f), static_cast<std::uint8_t>(g), m, actual};
           ++n;
           sums[static_cast<std::size_t>(g)] += m->value;
           gain_used += m->gain;
           loss_used += m->loss;
-          self(self, f, k + 1, code, mask | m->mask, cards | m->cards);
+          self(self, f, k + 1, code, mask | actual, cards | m->cards);
           gain_used -= m->gain;
           loss_used -= m->loss;
           sums[static_cast<std::size_t>(g)] -= m->value;
@@ -440,6 +544,13 @@ Expected<std::shared_ptr<const MatchEngine>, std::string> build_engine(const Mat
   return std::shared_ptr<const MatchEngine>(std::move(e));
 }
 
+std::string too_many_ways(const MatchEngine& e) {
+  return fmt::format(
+      "these {} abilities combine in too many ways to check them all; leave some cards out and "
+      "ask again",
+      e.abilities.size());
+}
+
 Counts face_counts(const std::vector<int>& dice) {
   Counts counts{};
   for (int d : dice) {
@@ -530,13 +641,14 @@ Solution materialize(const MatchQuery& q, const MatchEngine& e, const Way& w) {
     int die;
     int face;
     const Move* move;
+    std::uint32_t mask;
   };
   std::vector<DieWay> dies;
   for (int p = 0; p < w.n; ++p) {
     const Pick& pk = w.picks[static_cast<std::size_t>(p)];
     const int die = by_face[pk.face][taken[pk.face]++];
     s.groups[pk.group].push_back(die);
-    dies.push_back({die, pk.face, pk.move});
+    dies.push_back({die, pk.face, pk.move, pk.mask});
   }
   for (auto& g : s.groups)
     std::sort(g.begin(), g.end());
@@ -553,7 +665,7 @@ Solution materialize(const MatchQuery& q, const MatchEngine& e, const Way& w) {
     s.faces.push_back(d.face);
     s.values.push_back(d.move->value);
     path.clear();
-    e.path(d.face, d.move->mask, d.move->value, path);
+    e.path(d.face, d.mask, d.move->value, path);
     for (const auto& [a, from, to] : path) {
       const EngineAbility& ea = e.abilities[static_cast<std::size_t>(a)];
       s.steps.push_back(Step{ea.card, ea.ability, d.die, from, to});
@@ -639,6 +751,7 @@ Expected<MatchResult, std::string> find_matches(const MatchQuery& query) {
   auto built = build_engine(query);
   if (!built) return built.error();
   const MatchEngine& e = **built;
+  e.budget_ = query.search_budget;
   MatchResult result;
   result.unavailable = unavailable_abilities(query, !e.lift_cards.empty());
   const Counts counts = face_counts(query.dice);
@@ -719,6 +832,7 @@ Expected<MatchResult, std::string> find_matches(const MatchQuery& query) {
       ways.push_back(w);
     }
   }
+  if (e.exhausted_) return too_many_ways(e);
   result.found = ways.size();
   const std::size_t keep = std::min(query.max_solutions, ways.size());
   std::stable_sort(ways.begin(), ways.end(),
@@ -737,9 +851,14 @@ Expected<MatchOracle, std::string> MatchOracle::make(const MatchQuery& query) {
   q.dice.clear();
   auto built = build_engine(q);
   if (!built) return built.error();
+  (*built)->budget_ = query.search_budget;
   MatchOracle oracle;
   oracle.engine_ = std::move(*built);
   return oracle;
+}
+
+bool MatchOracle::exhausted() const {
+  return engine_->exhausted_;
 }
 
 bool MatchOracle::can_match(const std::vector<int>& dice) const {

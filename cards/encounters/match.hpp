@@ -46,6 +46,9 @@ struct MatchQuery {
   /// possible.
   std::optional<int> preferred_dice_left;
   std::size_t max_solutions = 50;  ///< how many ranked ways to return in full
+  /// The most search steps find_matches (or a MatchOracle, over all its rolls) takes before it
+  /// gives up with "too many ways" (about a second). Real hands need a few thousand.
+  std::uint64_t search_budget = 20'000'000;
 };
 
 /// One use of one ability: which card, which ability, on which die, from what to what.
@@ -129,6 +132,8 @@ class MatchOracle {
   [[nodiscard]] bool can_match(const std::vector<int>& dice) const;
   /// Bit k set when some way locks exactly k dice.
   [[nodiscard]] std::uint32_t lock_size_mask(const std::vector<int>& dice) const;
+  /// True once the oracle has spent its kSearchBudget: answers since may be wrong (false).
+  [[nodiscard]] bool exhausted() const;
 
  private:
   std::shared_ptr<const MatchEngine> engine_;

@@ -112,6 +112,11 @@ Expected<ExactOdds, std::string> odds_with_cards(int dice, const MatchQuery& que
   odds.total = pow6(dice);
   for (const FaceMultiset& m : face_multisets(dice)) {
     if (oracle->can_match(m.faces)) odds.count += m.orderings;
+    if (oracle->exhausted()) {
+      return std::string(
+          "these abilities combine in too many ways to work out the odds; leave some cards out "
+          "and ask again");
+    }
   }
   return odds;
 }

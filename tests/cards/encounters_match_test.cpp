@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "cards/encounters/match.hpp"
+#include "cards/encounters/odds.hpp"
 #include "dice/roller.hpp"
 
 namespace duels::cards::encounters {
@@ -179,6 +180,58 @@ TEST(EncountersMatch, MoreUsableAbilitiesThanTheLimitAreRefusedAndCounted) {
   const auto r = find_matches(q);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), "too many usable abilities at once (48, the limit is 16)");
+}
+
+// Found by fuzz_encounters_spec (slow input): a card of eight small ± abilities held twice
+// (16 abilities, each turning a die up or down) against "twice 9" with six dice kept the finder
+// busy for two minutes. Copies of one ability are now searched once, not once per numbering of
+// the copies, and the answer comes well within the default budget.
+TEST(EncountersMatch, ManySmallPlusMinusAbilitiesAnswerWithinTheBudget) {
+  MatchQuery q = query({2, 6, 4, 2, 5, 3}, 9, {"metahuman", "magic"});
+  q.twice = true;
+  q.max_solutions = 5;
+  const char* spec = "Wim: +-2; +1; +2; +-2; +-4; +1; +2; +-2";
+  q.cards = {card(spec), card(spec)};
+  const auto r = find_matches(q);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_FALSE(r->solutions.empty());
+  for (const Solution& s : r->solutions)
+    expect_valid(s, q);
+}
+
+// Sixteen copies of one ability: without treating the copies as one, "twice 13" on eight dice
+// exhausts any budget; with it, the finder answers, and every way uses each copy once.
+TEST(EncountersMatch, CopiesOfOneAbilityAreSearchedOnce) {
+  MatchQuery q = query({1, 2, 3, 4, 5, 6, 1, 2}, 13);
+  q.twice = true;
+  q.max_solutions = 20;
+  const char* spec = "Ones: +-1; +-1; +-1; +-1; +-1; +-1; +-1; +-1";
+  q.cards = {card(spec), card(spec)};
+  const auto r = find_matches(q);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_FALSE(r->solutions.empty());
+  for (const Solution& s : r->solutions)
+    expect_valid(s, q);
+}
+
+// A hand whose abilities combine in more ways than the search budget allows gets an answer in
+// words, never a hang; the odds with such a hand too.
+TEST(EncountersMatch, ASearchPastItsBudgetSaysSo) {
+  MatchQuery q = query({2, 6, 4, 2, 5, 3}, 9, {"metahuman", "magic"});
+  q.twice = true;
+  const char* spec = "Wim: +-2; +1; +2; +-2; +-4; +1; +2; +-2";
+  q.cards = {card(spec), card(spec)};
+  q.search_budget = 1000;
+  const auto r = find_matches(q);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(),
+            "these 16 abilities combine in too many ways to check them all; leave some cards out "
+            "and ask again");
+  const auto odds = odds_with_cards(6, q);
+  ASSERT_FALSE(odds);
+  EXPECT_EQ(odds.error(),
+            "these abilities combine in too many ways to work out the odds; leave some cards out "
+            "and ask again");
 }
 
 // T-E8 (derived): no split, clamp at 6.
