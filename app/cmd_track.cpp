@@ -83,8 +83,8 @@ void add_track(CLI::App& root) {
                   "cam:N, a video file, a folder of images, a stream URL, or synthetic:NAME|FILE")
       ->required();
   cmd->add_flag("--markerless", opts->markerless,
-                "find bases as round tops instead of by their markers (experimental, less "
-                "precise; see docs/camera.md)");
+                "find bases by the rims of their light tops instead of by their markers (a "
+                "fallback: name each base with --name; see docs/camera.md)");
   cmd->add_option("--diameter", opts->diameter, "markerless: the bases' diameter in inches")
       ->check(CLI::Range(0.5, 12.0))
       ->capture_default_str();

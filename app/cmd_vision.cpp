@@ -1,7 +1,7 @@
 // `duels bench vision [--source …]` — per-frame medians of the whole marker-mode pipeline and of
 // plain cv::aruco::detectMarkers on the same frames, at 1280x720 and 1920x1080, with the ratio.
-// `duels bench coverage [--target square|ring|ring2]` — bases found by depth third, errors and
-// speed on degraded webcam-like scenes (vision/coverage.hpp).
+// `duels bench coverage [--target square|ring|ring2|markerless]` — bases found by depth third,
+// errors and speed on degraded webcam-like scenes (vision/coverage.hpp).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -30,7 +30,8 @@ void add_coverage(CLI::App& bench) {
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("--target", opts->target,
-                  "what the bases carry: square (ArUco), ring (one code band) or ring2 (two)")
+                  "what the bases carry: square (ArUco), ring (one code band) or ring2 (two); "
+                  "markerless: square-marker bases found by their round tops (markerless mode)")
       ->capture_default_str();
   cmd->add_option("--only", opts->only, "run only the scenarios whose name contains this");
   cmd->add_option("--seeds", opts->seeds, "seeded tables per scenario")
@@ -48,14 +49,15 @@ void add_coverage(CLI::App& bench) {
   cmd->add_flag("--json", opts->json, "print JSON");
   cmd->callback([opts] {
     vision::BaseTargetKind target{};
-    if (opts->target == "square") {
+    if (opts->target == "square" || opts->target == "markerless") {
       target = vision::BaseTargetKind::kSquare;
     } else if (opts->target == "ring") {
       target = vision::BaseTargetKind::kRing;
     } else if (opts->target == "ring2") {
       target = vision::BaseTargetKind::kRing2;
     } else {
-      throw UsageError(fmt::format("--target is square, ring or ring2, not '{}'", opts->target));
+      throw UsageError(
+          fmt::format("--target is square, ring, ring2 or markerless, not '{}'", opts->target));
     }
     if (opts->refine != "subpix" && opts->refine != "apriltag")
       throw UsageError(fmt::format("--refine is subpix or apriltag, not '{}'", opts->refine));
@@ -79,6 +81,7 @@ void add_coverage(CLI::App& bench) {
       sc.frames = opts->frames;
       sc.dictionary = opts->dictionary;
       sc.refine_apriltag = opts->refine == "apriltag";
+      sc.markerless = opts->target == "markerless";
       const auto r = vision::run_coverage(sc);
       const auto third = [&](std::size_t k) { return fmt::format("{}/{}", r.found[k], r.all[k]); };
       if (opts->json) {
@@ -93,18 +96,20 @@ void add_coverage(CLI::App& bench) {
                      {"gap_p95_in", r.gap_p95_in},
                      {"off_by_1in", r.off_by_1in},
                      {"identity_switches", r.identity_switches},
+                     {"unnamed", r.unnamed},
                      {"pipeline_median_ms", r.pipeline_ms},
                      {"detect_markers_median_ms", r.detect_markers_ms}});
       } else {
         std::cout << fmt::format(
             "{:<32} {:>7} {:>7} {:>7} {:>4.0f} % {:>6.0f} % {:>6.3f}/{:<7.3f} {:>6.3f}/{:<7.3f} "
-            "{:>4} {:>4} {:>6.2f}/{:<6.2f}\n",
+            "{:>4} {:>4} {:>6.2f}/{:<6.2f}{}\n",
             r.name, third(0), third(1), third(2),
             r.all_total() ? 100.0 * r.found_total() / r.all_total() : 0.0,
             r.all_total() ? 100.0 * (r.located[0] + r.located[1] + r.located[2]) / r.all_total()
                           : 0.0,
             r.centre_p50_in, r.centre_p95_in, r.gap_p50_in, r.gap_p95_in, r.off_by_1in,
-            r.identity_switches, r.pipeline_ms, r.detect_markers_ms);
+            r.identity_switches, r.pipeline_ms, r.detect_markers_ms,
+            r.unnamed ? fmt::format(" +{} unnamed", r.unnamed) : "");
         std::cout.flush();
       }
     }

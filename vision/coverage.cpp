@@ -9,12 +9,14 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "calib/pattern.hpp"
 #include "calib/synthetic.hpp"
 #include "calib/table.hpp"
 #include "common/error.hpp"
+#include "vision/markerless.hpp"
 #include "vision/pipeline.hpp"
 #include "vision/render.hpp"
 
@@ -217,6 +219,21 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     DetectorOptions detector;
     detector.refine_apriltag = sc.refine_apriltag;
     Pipeline pipeline(plane, base_map_from_scene(spec), detector);
+    // Markerless: every base named once by its true place at the first frame, as a player
+    // would (`duels track --markerless --name b4@X,Y`); the name gives the truth's id back.
+    std::optional<MarkerlessPipeline> markerless;
+    std::map<std::string, int> id_of_name;
+    if (sc.markerless) {
+      DiscOptions discs;
+      discs.radius_in = sc.diameter_in / 2;
+      discs.top_height_in = spec.bases.empty() ? 0.75 : spec.bases.front().height_in;
+      markerless.emplace(plane, discs);
+      for (const auto& t : truth.bases) {
+        const std::string name = fmt::format("b{}", t.marker_id);
+        markerless->name_near(t.centre_in, name);
+        id_of_name[name] = t.marker_id;
+      }
+    }
     const auto dict = calib::dictionary_by_name(spec.dictionary);
     const auto params = cv::aruco::DetectorParameters::create();
     if (sc.refine_apriltag) params->cornerRefinementMethod = cv::aruco::CORNER_REFINE_APRILTAG;
@@ -238,7 +255,21 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
         cv::aruco::detectMarkers(gray, dict, corners, ids, params);
       }));
       PipelineResult r;
-      ours_ms.push_back(time_ms([&] { r = pipeline.process(frame, f, f / spec.fps); }));
+      if (markerless) {
+        ours_ms.push_back(time_ms([&] { r.state = markerless->process(frame, f, f / spec.fps); }));
+        // Bases the player did not name (false discs) get ids no truth has.
+        for (auto& b : r.state.bases) {
+          const auto it = id_of_name.find(b.figure);
+          b.marker_id = it != id_of_name.end() ? it->second : -1 - b.marker_id;
+        }
+        for (const auto& c : markerless->last_discs()) {
+          RingSighting s;
+          s.centre_in = c;
+          r.rings.push_back(s);
+        }
+      } else {
+        ours_ms.push_back(time_ms([&] { r = pipeline.process(frame, f, f / spec.fps); }));
+      }
       for (const auto& b : r.state.bases) {
         if (b.stale() || !where.count(b.marker_id)) continue;
         if (cv::norm(b.centre_in - where[b.marker_id]) <= 1.0) continue;
@@ -251,6 +282,9 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       last_rings = r.rings;
     }
     out.identity_switches += static_cast<int>(switched.size());
+    out.unnamed += static_cast<int>(std::count_if(
+        last.bases.begin(), last.bases.end(),
+        [&](const TrackedBase& b) { return !b.stale() && !where.count(b.marker_id); }));
     std::vector<std::pair<cv::Point2d, cv::Point2d>> pairs;  // (reported, truth) of found bases
     for (const auto& t : truth.bases) {
       const int third =

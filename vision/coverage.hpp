@@ -30,6 +30,10 @@ struct CoverageScenario {
   double diameter_in = 2.0;
   double facing_spread_deg = 360;  ///< 360 = figures face anywhere
   BaseTargetKind target = BaseTargetKind::kSquare;
+  /// Markerless mode (vision/markerless.hpp) instead of reading the targets: the bases are found
+  /// by their round tops, and each is named once, as a player would, by its true place at the
+  /// first frame (`--name`). The scene's bases carry `target` all the same.
+  bool markerless = false;
   std::string dictionary = "DICT_4X4_50";  ///< square markers' family (the corner markers too)
   bool refine_apriltag = false;            ///< OpenCV's AprilTag corner refinement, not ours
   Degradation degradation = typical_webcam();
@@ -43,14 +47,16 @@ struct CoverageResult {
   std::string name;
   std::array<int, 3> found{};  ///< near, middle, far third of the table's depth
   std::array<int, 3> all{};
-  std::array<int, 3>
-      located{};  ///< rings only: a ring fitted within 0.25" of the base, named or not
+  std::array<int, 3> located{};  ///< rings (or markerless discs) only: one fitted within 0.25" of
+                                 ///< the base, named or not
   double centre_p50_in = 0;
   double centre_p95_in = 0;
   double gap_p50_in = 0;
   double gap_p95_in = 0;
-  int off_by_1in = 0;            ///< bases reported more than 1" from their truth (last frame)
-  int identity_switches = 0;     ///< ids reported on another base's spot (any frame)
+  int off_by_1in = 0;         ///< bases reported more than 1" from their truth (last frame)
+  int identity_switches = 0;  ///< ids reported on another base's spot (any frame)
+  int unnamed = 0;  ///< bases reported at the last frame under no base's id (markerless: discs
+                    ///< the player did not name, false ones among them)
   double pipeline_ms = 0;        ///< median per frame, one core
   double detect_markers_ms = 0;  ///< plain cv::aruco::detectMarkers on the same frames
   [[nodiscard]] int found_total() const { return found[0] + found[1] + found[2]; }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -12,7 +13,8 @@
 namespace duels::vision {
 
 DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
-    : options_(options), table_(plane.table()) {
+    : options_(options), plane_(plane), table_(plane.table()) {
+  if (options_.px_per_in <= 0) options_.px_per_in = std::clamp(7.0 / options_.radius_in, 3.0, 14.0);
   const double ppi = options_.px_per_in;
   const int w = static_cast<int>(std::lround(table_.width_in * ppi));
   const int h = static_cast<int>(std::lround(table_.depth_in * ppi));
@@ -27,6 +29,26 @@ DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
       map_y_.at<float>(v, u) = px ? static_cast<float>(px->y) : -1.f;
     }
   }
+  const double rp = options_.radius_in * ppi;
+  const int half = static_cast<int>(std::ceil(1.35 * rp));
+  kernel_ = cv::Mat(2 * half + 1, 2 * half + 1, CV_32F, cv::Scalar(0));
+  double pos = 0;
+  double neg = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int y = -half; y <= half; ++y) {
+      for (int x = -half; x <= half; ++x) {
+        const double r = std::hypot(x, y) / rp;
+        const bool in = r >= 0.6 && r <= 0.95;
+        const bool out = r >= 1.05 && r <= 1.35;
+        if (pass == 0) {
+          pos += in;
+          neg += out;
+        } else if (in || out) {
+          kernel_.at<float>(y + half, x + half) = static_cast<float>(in ? 1 / pos : -1 / neg);
+        }
+      }
+    }
+  }
 }
 
 cv::Mat DiscFinder::rectify(const cv::Mat& image) const {
@@ -36,24 +58,168 @@ cv::Mat DiscFinder::rectify(const cv::Mat& image) const {
   return out;
 }
 
-std::vector<cv::Point2d> DiscFinder::find(const cv::Mat& image) const {
-  cv::Mat top = rectify(image);
-  cv::GaussianBlur(top, top, cv::Size(0, 0), 1.0);
-  const double r_px = options_.radius_in * options_.px_per_in;
-  std::vector<cv::Vec3f> circles;
-  cv::HoughCircles(top, circles, cv::HOUGH_GRADIENT, 1, 1.5 * r_px, 120, 18,
-                   static_cast<int>(std::floor(0.85 * r_px)),
-                   static_cast<int>(std::ceil(1.15 * r_px)));
-  std::vector<cv::Point2d> out;
-  for (const auto& c : circles) {
-    out.emplace_back((c[0]) / options_.px_per_in, table_.depth_in - (c[1]) / options_.px_per_in);
+namespace {
+
+// A grey level at a table point (nothing outside the picture), nearest pixel.
+std::optional<double> grey_at(const calib::TablePlane& plane, const cv::Mat& gray, double x,
+                              double y, double h) {
+  const auto px = plane.table_to_image({x, y, h});
+  if (!px) return std::nullopt;
+  const int u = static_cast<int>(std::lround(px->x));
+  const int v = static_cast<int>(std::lround(px->y));
+  if (u < 0 || v < 0 || u >= gray.cols || v >= gray.rows) return std::nullopt;
+  return gray.at<unsigned char>(v, u);
+}
+
+}  // namespace
+
+double DiscFinder::rim_step(const cv::Mat& gray, const RimFit& fit) const {
+  // Along every ray that kept its rim point: just inside the rim against just outside it.
+  const double R = options_.radius_in;
+  const double h = options_.top_height_in;
+  const cv::Point2d c = fit.centre_in;
+  std::vector<double> step;
+  for (int k = 0; k < kRingRays && static_cast<std::size_t>(k) < fit.ray_ok.size(); ++k) {
+    if (!fit.ray_ok[static_cast<std::size_t>(k)]) continue;
+    const double a = 2 * CV_PI * k / kRingRays;
+    const cv::Point2d u(std::cos(a), std::sin(a));
+    const auto gi = grey_at(plane_, gray, c.x + 0.9 * R * u.x, c.y + 0.9 * R * u.y, h);
+    const auto go = grey_at(plane_, gray, c.x + 1.12 * R * u.x, c.y + 1.12 * R * u.y, h);
+    if (gi && go) step.push_back(*gi - *go);
+  }
+  if (step.size() < 12) return 0;
+  std::nth_element(step.begin(), step.begin() + static_cast<long>(step.size() / 2), step.end());
+  return step[step.size() / 2];
+}
+
+std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
+                                          const std::vector<cv::Point2d>& hints,
+                                          const std::vector<std::vector<cv::Point2f>>& exclude,
+                                          bool search) const {
+  const auto excluded = [&](cv::Point2d at) {
+    return std::any_of(exclude.begin(), exclude.end(), [&](const std::vector<cv::Point2f>& poly) {
+      return cv::pointPolygonTest(
+                 poly, cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), false) >= 0;
+    });
+  };
+  const cv::Mat gray = calib::to_gray(image);
+  const double R = options_.radius_in;
+  // Where discs were seen lately first (the best starting points), then — on a search — the
+  // round tops of a top view of the table.
+  std::vector<cv::Point2d> cands;
+  for (const auto& h : hints) {
+    if (!excluded(h)) cands.push_back(h);
+  }
+  if (search) {
+    cv::Mat top;
+    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+    // A light top's matched filter: the band just inside the rim minus the band just outside
+    // it (zero mean, so flat felt scores nothing); local maxima over about a base radius.
+    cv::Mat score;
+    cv::filter2D(top, score, CV_32F, kernel_, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+    cv::Mat dil;
+    const int nms = std::max(1, static_cast<int>(0.6 * R * options_.px_per_in));
+    cv::dilate(score, dil,
+               cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
+    struct Cand {
+      float s;
+      cv::Point2d at;
+    };
+    std::vector<Cand> found;
+    for (int v = 1; v + 1 < score.rows; ++v) {
+      const float* sp = score.ptr<float>(v);
+      const float* dp = dil.ptr<float>(v);
+      for (int u = 1; u + 1 < score.cols; ++u) {
+        if (sp[u] >= options_.min_contrast && sp[u] >= dp[u]) {
+          const cv::Point2d at((u + 0.5) / options_.px_per_in,
+                               table_.depth_in - (v + 0.5) / options_.px_per_in);
+          if (!excluded(at)) found.push_back({sp[u], at});
+        }
+      }
+    }
+    std::sort(found.begin(), found.end(), [](const Cand& a, const Cand& b) { return a.s > b.s; });
+    if (found.size() > static_cast<std::size_t>(options_.max_candidates))
+      found.resize(static_cast<std::size_t>(options_.max_candidates));
+    for (const auto& c : found) {
+      if (std::none_of(hints.begin(), hints.end(),
+                       [&](const cv::Point2d& h) { return cv::norm(c.at - h) < 0.5 * R; }))
+        cands.push_back(c.at);
+    }
+  }
+  // Each candidate located by its rim: the top's outer edge fitted sub-pixel in the picture
+  // as a circle at the top's height (shared with the ring finder), points where a figure hides
+  // the rim left out. A candidate without such a rim is no base.
+  struct Scored {
+    RimFit fit;
+    double evidence;  // rim points × the top's step along them
+  };
+  std::vector<Scored> fits;
+  const double h = options_.top_height_in;
+  for (const auto& c : cands) {
+    // A candidate a fitted disc already started from (or ended near) is not measured again.
+    if (std::any_of(fits.begin(), fits.end(),
+                    [&](const Scored& f) { return cv::norm(f.fit.centre_in - c) < 0.25 * R; }))
+      continue;
+    // Narrow first (a candidate is usually within a fifth of a radius, and a neighbour 0.3"
+    // away then stays out of the search), wide when that finds nothing.
+    auto fit = fit_base_rim(plane_, gray, c, R, h, false);
+    if (!fit) fit = fit_base_rim(plane_, gray, c, R, h, true);
+    if (!fit || excluded(fit->centre_in)) continue;
+    // Again from the fitted centre when the first started off (the rays then cross the rim
+    // squarely).
+    if (cv::norm(fit->centre_in - c) > 0.08 * R) {
+      if (auto again = fit_base_rim(plane_, gray, fit->centre_in, R, h, false)) fit = again;
+    }
+    // The top must stand out along the rim it was fitted to: a circle pieced together from the
+    // edges of figures, felt and neighbouring bases has no light top inside its rim.
+    const double step = rim_step(gray, *fit);
+    // A disc where none was followed must look like a whole top: a tight fit (RMS at most
+    // 0.045 R or 0.3 pixel), or most of its rim (34 of 48 rays) at its own size when fitted
+    // freely — the ring finder's test without its code. Pieces of the table's corner markers
+    // (when the camera sees them only in part, they cannot be found and left out) fail it.
+    const bool followed = std::any_of(hints.begin(), hints.end(), [&](const cv::Point2d& p) {
+      return cv::norm(p - fit->centre_in) < 0.5 * R;
+    });
+    const double tight = std::max(0.045 * R, 0.3 * fit->pixel_in);
+    const double tol = 0.3 * fit->pixel_in;
+    if (!followed && fit->fit_rms_in > tight &&
+        (fit->rim_points < 34 || fit->free_radius_in < 0.975 * R - tol ||
+         fit->free_radius_in > 1.045 * R + tol))
+      continue;
+    if (step < options_.min_rim_step) continue;
+    fits.push_back({std::move(*fit), step * fit->rim_points});
+  }
+  // Bases do not overlap: of discs closer than 1.9 R, the one with the most rim evidence (rim
+  // points times the top's step along them) stays. A circle pieced together from the edges of
+  // packed bases and their figures has less than the base's own.
+  std::sort(fits.begin(), fits.end(),
+            [](const Scored& a, const Scored& b) { return a.evidence > b.evidence; });
+  std::vector<RimFit> out;
+  for (auto& f : fits) {
+    if (std::none_of(out.begin(), out.end(), [&](const RimFit& o) {
+          return cv::norm(o.centre_in - f.fit.centre_in) < 1.9 * R;
+        }))
+      out.push_back(std::move(f.fit));
   }
   return out;
 }
 
+std::vector<cv::Point2d> DiscFinder::find(const cv::Mat& image,
+                                          const std::vector<cv::Point2d>& hints,
+                                          const std::vector<std::vector<cv::Point2f>>& exclude,
+                                          bool search) const {
+  std::vector<cv::Point2d> out;
+  for (const auto& f : find_rims(image, hints, exclude, search))
+    out.push_back(f.centre_in);
+  return out;
+}
+
 std::vector<BaseObservation> DiscIdentities::assign(const std::vector<cv::Point2d>& discs,
-                                                    double radius_in) {
-  // Greedy: closest (disc, known base) pairs first.
+                                                    double radius_in, double time_s) {
+  // Greedy: closest (disc, known base) pairs first. A base seen in the last frame is followed
+  // within `max_jump_in`; one out of sight for a while (carried across the table by a hand,
+  // blurred while moving) within `max_jump_in` plus `return_speed_in_s` for every second it
+  // has been away, so it keeps its identity (and its name) where it is put down.
   struct Pair {
     double d;
     std::size_t disc;
@@ -61,9 +227,11 @@ std::vector<BaseObservation> DiscIdentities::assign(const std::vector<cv::Point2
   };
   std::vector<Pair> pairs;
   for (std::size_t i = 0; i < discs.size(); ++i) {
-    for (const auto& [id, p] : last_) {
-      const double d = cv::norm(discs[i] - p);
-      if (d <= max_jump_in_) pairs.push_back({d, i, id});
+    for (const auto& [id, k] : last_) {
+      const double away = std::max(0.0, time_s - k.time_s - frame_s_);
+      const double reach = std::min(max_return_in_, max_jump_in_ + return_speed_in_s_ * away);
+      const double d = cv::norm(discs[i] - k.at);
+      if (d <= reach) pairs.push_back({d, i, id});
     }
   }
   std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
@@ -74,10 +242,12 @@ std::vector<BaseObservation> DiscIdentities::assign(const std::vector<cv::Point2
     id_of[p.disc] = p.id;
     taken.insert(p.id);
   }
+  if (last_time_s_) frame_s_ = std::clamp(time_s - *last_time_s_, 0.0, 1.0);
+  last_time_s_ = time_s;
   std::vector<BaseObservation> out;
   for (std::size_t i = 0; i < discs.size(); ++i) {
     if (id_of[i] < 0) id_of[i] = next_id_++;
-    last_[id_of[i]] = discs[i];
+    last_[id_of[i]] = {discs[i], time_s};
     BaseObservation o;
     o.marker_id = id_of[i];
     o.centre_in = discs[i];
@@ -90,32 +260,90 @@ std::vector<BaseObservation> DiscIdentities::assign(const std::vector<cv::Point2
 
 MarkerlessPipeline::MarkerlessPipeline(const calib::TablePlane& plane, DiscOptions options,
                                        TrackerOptions tracker)
-    : options_(options), finder_(plane, options), tracker_(tracker) {}
+    : options_(options), plane_(plane), finder_(plane, options), tracker_(tracker) {}
 
 void MarkerlessPipeline::name_near(cv::Point2d near_in, std::string figure) {
   pending_.push_back({near_in, std::move(figure)});
 }
 
 TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame, double time_s) {
-  const auto observations = identities_.assign(finder_.find(image), options_.radius_in);
-  // A base seen for the first time takes the waiting name whose point it stands nearest (within
-  // 3"), or "base N".
-  for (const auto& o : observations) {
-    if (!named_.insert(o.marker_id).second) continue;
-    auto best = pending_.end();
-    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-      const double d = cv::norm(o.centre_in - it->near_in);
-      if (d <= 3.0 && (best == pending_.end() || d < cv::norm(o.centre_in - best->near_in)))
-        best = it;
-    }
-    if (best == pending_.end()) {
-      tracker_.name(o.marker_id, "base " + std::to_string(o.marker_id));
-    } else {
-      tracker_.name(o.marker_id, best->figure);
-      pending_.erase(best);
+  std::vector<cv::Point2d> hints;
+  for (const auto& b : last_)
+    hints.push_back(b.centre_in);
+  if (processed_++ % kCornerEvery == 0) {
+    // The table's corner markers (ids 0-3), widened by a base's radius and a quarter of the
+    // marker (its white margin): a base centred there would stand on the marker.
+    corner_regions_.clear();
+    for (const Detection& d : detector_.detect(image)) {
+      if (d.marker_id < 0 || d.marker_id >= 4) continue;
+      std::vector<cv::Point2d> q;
+      for (const auto& p : d.corners_px) {
+        if (auto t = plane_.image_to_table(p, options_.top_height_in)) q.push_back(*t);
+      }
+      if (q.size() != 4) continue;
+      const cv::Point2d mid = (q[0] + q[1] + q[2] + q[3]) / 4;
+      const double side = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) +
+                           cv::norm(q[0] - q[3])) /
+                          4;
+      if (side <= 0) continue;
+      const double grow = (side + 2 * (0.25 * side + options_.radius_in)) / side;
+      std::vector<cv::Point2f> poly;
+      for (const auto& p : q) {
+        const cv::Point2d v = mid + (p - mid) * grow;
+        poly.emplace_back(static_cast<float>(v.x), static_cast<float>(v.y));
+      }
+      corner_regions_.push_back(std::move(poly));
     }
   }
-  return measure_table(frame, time_s, tracker_.update(observations, time_s));
+  // The whole table is searched every few frames, and every frame while a base the player
+  // named is out of sight (it may be moving: found again soon, it keeps its name).
+  const bool search = options_.search_every <= 1 || processed_ % options_.search_every == 1 ||
+                      hints.empty() ||
+                      std::any_of(last_.begin(), last_.end(), [&](const TrackedBase& b) {
+                        return b.state == BaseState::kOccluded && by_player_.count(b.marker_id);
+                      });
+  last_discs_ = finder_.find(image, hints, corner_regions_, search);
+  const auto observations = identities_.assign(last_discs_, options_.radius_in, time_s);
+  // A base seen for the first time takes the waiting name whose point it stands nearest
+  // (within 3"), or "base N". Nearest pairs first: a false disc (on a corner marker the camera
+  // sees only in part, say) seen at the same time as a base does not take the base's name.
+  struct Pair {
+    double d;
+    std::size_t obs;
+    std::size_t name;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::size_t> fresh;
+  for (std::size_t i = 0; i < observations.size(); ++i) {
+    if (!named_.insert(observations[i].marker_id).second) continue;
+    fresh.push_back(i);
+    for (std::size_t k = 0; k < pending_.size(); ++k) {
+      const double d = cv::norm(observations[i].centre_in - pending_[k].near_in);
+      if (d <= 3.0) pairs.push_back({d, i, k});
+    }
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
+  std::map<std::size_t, std::size_t> name_of;  // observation → pending name
+  std::set<std::size_t> used;
+  for (const auto& p : pairs) {
+    if (name_of.count(p.obs) || used.count(p.name)) continue;
+    name_of[p.obs] = p.name;
+    used.insert(p.name);
+  }
+  for (std::size_t i : fresh) {
+    const int id = observations[i].marker_id;
+    const auto it = name_of.find(i);
+    if (it == name_of.end()) {
+      tracker_.name(id, "base " + std::to_string(id));
+    } else {
+      tracker_.name(id, pending_[it->second].figure);
+      by_player_.insert(id);
+    }
+  }
+  for (auto k = used.rbegin(); k != used.rend(); ++k)
+    pending_.erase(pending_.begin() + static_cast<long>(*k));
+  last_ = tracker_.update(observations, time_s);
+  return measure_table(frame, time_s, last_);
 }
 
 }  // namespace duels::vision

@@ -326,9 +326,10 @@ RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, doubl
   }
 }
 
-std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d guess,
-                                                bool wide) const {
-  const double R = radius_;
+std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
+                                   cv::Point2d guess, double radius_in, double top_height_in,
+                                   bool wide) {
+  const double R = radius_in;
   // Rays from the guess: the rim's outer edge is the strongest bright → dark step outwards
   // (inside it the steps outward are dark → bright: the middle to the code, black sectors to
   // the rim).
@@ -348,7 +349,8 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
     bool ok = true;
     for (int q = 0; q < kKnots && ok; ++q) {
       const double rho = rho0 + (rho1 - rho0) * q / (kKnots - 1);
-      const auto px = plane_.table_to_image({guess.x + rho * u.x, guess.y + rho * u.y, height_});
+      const auto px =
+          plane.table_to_image({guess.x + rho * u.x, guess.y + rho * u.y, top_height_in});
       ok = px.has_value();
       if (ok) knot[static_cast<std::size_t>(q)] = *px;
     }
@@ -426,7 +428,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
     for (std::size_t i = 0; i < rim.size(); ++i)
       keep[i] = res[i] <= std::min(tol, 0.12 * R);
   }
-  RingSighting s;
+  RimFit s;
   s.centre_in = c;
   s.radius_in = R;
   double ss = 0;
@@ -449,24 +451,44 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // sub-pixel rim fit is still several hundredths of an inch.
   double px_in = 0;
   {
-    const auto x0 = plane_.table_to_image({c.x - R, c.y, height_});
-    const auto x1 = plane_.table_to_image({c.x + R, c.y, height_});
-    const auto y0 = plane_.table_to_image({c.x, c.y - R, height_});
-    const auto y1 = plane_.table_to_image({c.x, c.y + R, height_});
+    const auto x0 = plane.table_to_image({c.x - R, c.y, top_height_in});
+    const auto x1 = plane.table_to_image({c.x + R, c.y, top_height_in});
+    const auto y0 = plane.table_to_image({c.x, c.y - R, top_height_in});
+    const auto y1 = plane.table_to_image({c.x, c.y + R, top_height_in});
     if (x0 && x1 && y0 && y1) {
       const double ax = 2 * R / std::max(1e-6, cv::norm(*x1 - *x0));
       const double ay = 2 * R / std::max(1e-6, cv::norm(*y1 - *y0));
       px_in = std::sqrt((ax * ax + ay * ay) / 2);
     }
   }
-  const double tight_rms = std::max(0.045 * R, 0.3 * px_in);
   const double loose_rms = std::max(0.06 * R, 0.6 * px_in);
-  const double size_tol = 0.3 * px_in;
   // A rim fitted loosely (RMS over 0.045 R or 0.3 px, up to 0.06 R or 0.6 px: a white rim
   // narrowed by a black cell inside it and blurred, or partly hidden, or far away) is kept only
-  // when it looks like a whole ring: checked below.
+  // when it looks like a whole ring: checked by the caller (RingFinder::measure).
   if (s.contrast < 12 || s.fit_rms_in > loose_rms || cv::norm(c - guess) > (wide ? 0.6 : 0.3) * R)
     return std::nullopt;
+  s.free_radius_in = free_r;
+  s.pixel_in = px_in;
+  s.ray_ok = std::move(ray_ok);
+  return s;
+}
+
+std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d guess,
+                                                bool wide) const {
+  const auto rim = fit_base_rim(plane_, gray, guess, radius_, height_, wide);
+  if (!rim) return std::nullopt;
+  const double R = radius_;
+  const cv::Point2d c = rim->centre_in;
+  const double free_r = rim->free_radius_in;
+  const std::vector<int>& ray_ok = rim->ray_ok;
+  const double tight_rms = std::max(0.045 * R, 0.3 * rim->pixel_in);
+  const double size_tol = 0.3 * rim->pixel_in;
+  RingSighting s;
+  s.centre_in = c;
+  s.radius_in = R;
+  s.fit_rms_in = rim->fit_rms_in;
+  s.rim_points = rim->rim_points;
+  s.contrast = rim->contrast;
   // The code band, sampled at three radii; white from the rim, black from the darkest code.
   // A two-band ring: each band sampled at three radii about its middle.
   constexpr int m = kRingCodeSamples;

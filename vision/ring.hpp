@@ -78,6 +78,30 @@ struct RingSighting {
 inline constexpr int kRingRays = 48;
 inline constexpr int kRingCodeSamples = 8 * kRingSectors;
 
+/// A base's rim fitted in one frame: the outer edge of a light top (a ring's white rim, or a
+/// plain light top) against the darker side or felt beyond it.
+struct RimFit {
+  cv::Point2d centre_in;      ///< table inches, the circle fitted to the rim points kept
+  double radius_in = 0;       ///< the base radius searched for
+  double free_radius_in = 0;  ///< the radius when fitted freely (the last free pass)
+  double fit_rms_in = 0;      ///< RMS of the rim points kept about the circle
+  int rim_points = 0;         ///< rim points kept (of kRingRays)
+  double contrast = 0;        ///< grey levels between the top and what lies outside it
+  double pixel_in = 0;        ///< a pixel's size at the base, inches (RMS of the two axes)
+  std::vector<int> ray_ok;    ///< per ray: 1 when its rim point was kept
+};
+/// Fits the rim of a base (radius `radius_in`, top `top_height_in` above the table) near
+/// `guess_in`: the strongest light → dark step outward along kRingRays rays from the guess,
+/// sampled at sub-pixel precision in the picture and fitted as a circle in table inches at the
+/// top's height (free radius first, trimmed, then the known radius), so points where a figure
+/// hides the rim are left out. `wide`: the guess may be half a radius off. Nothing when fewer
+/// than half the rays keep a rim point, the contrast is under 12 grey levels, the fit's RMS is
+/// over 0.06 R or 0.6 pixel, or the centre lies far from the guess. Shared by the ring finder
+/// and markerless mode.
+std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
+                                   cv::Point2d guess_in, double radius_in, double top_height_in,
+                                   bool wide = false);
+
 /// The best code among `candidates` for accumulated samples, with its rotation.
 struct RingDecode {
   int id = -1;

@@ -362,8 +362,9 @@ TEST(ScriptedMatch, TwoMinutesSixFiguresEightHands) {
   expect_clean(run_match(s));
 }
 
-// Markerless mode on the same scenes, reported beside marker mode (no accuracy goal yet: the
-// test only guards against it getting worse than this first version).
+// Markerless mode on the same scenes, reported beside marker mode: each base located by a
+// sub-pixel fit of its top's rim (48/48 found, centre p95 0.020" when written; the first
+// version, a Hough circle in a top view, was off by 0.75" at p95; 1 false disc now, 3 then).
 TEST(Accuracy, MarkerlessWholeTableAt1080p) {
   std::vector<double> centre_err;
   int expected = 0;
@@ -399,8 +400,10 @@ TEST(Accuracy, MarkerlessWholeTableAt1080p) {
       "markerless: found %d/%d bases, %d false discs, centre error median %.4f in, "
       "p95 %.4f in\n",
       found, expected, false_discs, percentile(centre_err, 0.5), percentile(centre_err, 0.95));
-  EXPECT_GE(found, expected / 2);
-  EXPECT_LE(percentile(centre_err, 0.5), 0.25);
+  EXPECT_GE(found, expected - 2);
+  EXPECT_LE(percentile(centre_err, 0.5), 0.02);
+  EXPECT_LE(percentile(centre_err, 0.95), 0.05);
+  EXPECT_LE(false_discs, 2);
 }
 
 // `duels track --markerless`: the player names each base once by where it stands; the names
@@ -432,10 +435,12 @@ TEST(Markerless, NamedOnceByPlaceAndKeptThroughTheDemo) {
     }
     frames_with_both += both == 2;
   }
-  std::printf("markerless demo: both named bases present in %d of %d frames looked at\n",
-              frames_with_both, (frames + 3) / 4);
+  std::printf(
+      "markerless demo: both named bases present in %d of %d frames looked at, seen within 1\" "
+      "of the truth %d times\n",
+      frames_with_both, (frames + 3) / 4, named_near_truth);
   EXPECT_GE(frames_with_both, (frames + 3) / 4 * 9 / 10);
-  EXPECT_GT(named_near_truth, frames / 4);
+  EXPECT_GE(named_near_truth, 50);
 }
 
 }  // namespace
