@@ -216,7 +216,12 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     const calib::TablePlane plane = misjudged_plane(spec, sc.lens_error, seed);
     DetectorOptions detector;
     detector.refine_apriltag = sc.refine_apriltag;
-    Pipeline pipeline(plane, base_map_from_scene(spec), detector);
+    // The table's corner markers where the calibration put them (as `duels calibrate table`
+    // stores them): no ring is looked for there.
+    RingIdentityOptions rings;
+    rings.table_markers_in =
+        table_markers_of(calib::corner_marker_layout(spec.table, kCornerMarkerIn, kCornerInsetIn));
+    Pipeline pipeline(plane, base_map_from_scene(spec), detector, {}, {}, rings);
     const auto dict = calib::dictionary_by_name(spec.dictionary);
     const auto params = cv::aruco::DetectorParameters::create();
     if (sc.refine_apriltag) params->cornerRefinementMethod = cv::aruco::CORNER_REFINE_APRILTAG;
