@@ -185,7 +185,17 @@ void add_track(CLI::App& root) {
       }
       vision::DetectorOptions detector;
       detector.aruco3 = opts->aruco3;
-      pipeline.emplace(*plane, *map, detector);
+      // The table's own markers (where no ring is looked for): as the calibration registered
+      // them, or as the synthetic scene drew them.
+      vision::RingIdentityOptions rings;
+      if (!opts->calib.empty()) {
+        rings.table_markers_in = vision::table_markers_from_calibration(opts->calib);
+      } else if (renderer && renderer->spec().corner_marker_side_in > 0) {
+        rings.table_markers_in = vision::table_markers_of(calib::corner_marker_layout(
+            renderer->spec().table, renderer->spec().corner_marker_side_in, 0.5));
+      }
+      pipeline.emplace(*plane, *map, detector, vision::TrackerOptions{},
+                       vision::SecondLookOptions{}, rings);
     }
     int done = 0;
     int retries = 0;

@@ -129,7 +129,14 @@ void CameraFeed::run() {
           break;
       }
     }
-    pipeline.emplace(plane, map);
+    {
+      // No ring is looked for on the table's own markers (where the calibration put them).
+      vision::RingIdentityOptions rings;
+      if (!options_.calib_file.empty())
+        rings.table_markers_in = vision::table_markers_from_calibration(options_.calib_file);
+      pipeline.emplace(plane, map, vision::DetectorOptions{}, vision::TrackerOptions{},
+                       vision::SecondLookOptions{}, rings);
+    }
     with([&](CameraSnapshot& s) {
       s.plane = plane;
       s.source_name = source->name();

@@ -218,7 +218,12 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     const calib::TablePlane plane = misjudged_plane(spec, sc.lens_error, seed);
     DetectorOptions detector;
     detector.refine_apriltag = sc.refine_apriltag;
-    Pipeline pipeline(plane, base_map_from_scene(spec), detector);
+    // The table's corner markers where the calibration put them (as `duels calibrate table`
+    // stores them): no ring is looked for there.
+    RingIdentityOptions rings;
+    rings.table_markers_in =
+        table_markers_of(calib::corner_marker_layout(spec.table, kCornerMarkerIn, kCornerInsetIn));
+    Pipeline pipeline(plane, base_map_from_scene(spec), detector, {}, {}, rings);
     // Markerless: every base named once by its true place at the first frame, as a player
     // would (`duels track --markerless --name b4@X,Y`); the name gives the truth's id back.
     std::optional<MarkerlessPipeline> markerless;

@@ -149,6 +149,16 @@ Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detecto
     ring_codes_[f].push_back(b.marker_id);
   }
   any_square_ = !squares.bases.empty();
+  for (const auto& quad : ring_options_.table_markers_in) {
+    std::array<cv::Point2f, 4> px;
+    bool ok = true;
+    for (std::size_t k = 0; k < 4 && ok; ++k) {
+      const auto p = plane_.table_to_image({quad[k].x, quad[k].y, 0});
+      ok = p.has_value();
+      if (ok) px[k] = cv::Point2f(static_cast<float>(p->x), static_cast<float>(p->y));
+    }
+    if (ok) known_markers_px_.push_back(px);
+  }
   if (second_.enabled && any_square_)
     band_ = band_of_small_markers(plane_, squares, second_.small_marker_px);
 }
@@ -169,7 +179,9 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     // on the marker.
     std::vector<std::vector<cv::Point2f>> exclude;
     const double radius = ring_finders_[f].diameter_in() / 2;
-    for (const auto& quad : corner_markers_px_) {
+    std::vector<std::array<cv::Point2f, 4>> markers = corner_markers_px_;
+    markers.insert(markers.end(), known_markers_px_.begin(), known_markers_px_.end());
+    for (const auto& quad : markers) {
       std::vector<cv::Point2d> q;
       for (const auto& p : quad) {
         if (auto t = plane_.image_to_table(p, ring_finders_[f].top_height_in())) q.push_back(*t);
@@ -445,6 +457,32 @@ BaseMap base_map_from_scene(const SceneSpec& scene) {
 
 calib::TablePlane plane_from_scene(const SceneSpec& scene) {
   return {scene.camera, scene.table_to_camera, scene.table};
+}
+
+std::vector<std::array<cv::Point2d, 4>> table_markers_of(const calib::MarkerLayout& layout) {
+  std::vector<std::array<cv::Point2d, 4>> out;
+  for (const auto& m : layout.markers) {
+    const double h = m.side_in / 2;
+    const cv::Point2d c = m.centre_in;
+    out.push_back({cv::Point2d(c.x - h, c.y + h), cv::Point2d(c.x + h, c.y + h),
+                   cv::Point2d(c.x + h, c.y - h), cv::Point2d(c.x - h, c.y - h)});
+  }
+  return out;
+}
+
+std::vector<std::array<cv::Point2d, 4>> table_markers_from_calibration(const std::string& path) {
+  const calib::CameraFile file = calib::read_camera_file(path);
+  std::vector<std::array<cv::Point2d, 4>> out;
+  // A marker registration stores each marker's four corners in turn (calib/table.cpp).
+  if (!file.table || file.table->points.method.rfind("markers", 0) != 0) return out;
+  const auto& pts = file.table->points.table_in;
+  for (std::size_t i = 0; i + 3 < pts.size(); i += 4) {
+    std::array<cv::Point2d, 4> q;
+    for (std::size_t k = 0; k < 4; ++k)
+      q[k] = {pts[i + k].x, pts[i + k].y};
+    out.push_back(q);
+  }
+  return out;
 }
 
 calib::TablePlane plane_from_calibration(const std::string& path) {

@@ -5,7 +5,9 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "calib/table.hpp"
 #include "vision/markers.hpp"
@@ -44,7 +46,7 @@ struct PipelineResult {
 /// is tracked (it may then move, turn or be hidden briefly).
 struct RingIdentityOptions {
   double min_score = 0.7;           ///< agreement of the accumulated code with its code
-  double min_sectors = 2.5;         ///< evidence for it, in clearly seen sectors a frame
+  double min_sectors = 1.0;         ///< evidence for it, in clearly seen cells a frame
   double min_margin_sectors = 0.5;  ///< the best naming beats every other (another code
                                     ///< for this ring, or none) by this much evidence
   double keep_sectors = 1.0;        ///< a named ring's bonus for keeping its name
@@ -52,6 +54,10 @@ struct RingIdentityOptions {
   double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
   double forget_s = 3.0;            ///< a ring not seen for this long is forgotten
   bool skip_corner_markers = true;  ///< no ring is looked for on the table's corner markers
+  /// The table's own markers where the calibration put them (corners in table inches, on the
+  /// table; see table_markers_from_calibration): no ring is looked for on them either, even
+  /// where the camera sees one only in part and cannot find it.
+  std::vector<std::array<cv::Point2d, 4>> table_markers_in;
   int search_every = 5;  ///< frames between searches of the whole table for rings (between
                          ///< them the rings followed and the last search's candidates are
                          ///< measured at their places)
@@ -104,6 +110,8 @@ class Pipeline {
   /// corners look like pieces of a rim, so no ring is looked for on them. Looked for every
   /// `kCornerEvery` frames (they do not move).
   std::vector<std::array<cv::Point2f, 4>> corner_markers_px_;
+  /// The table markers of the options, projected (image corners).
+  std::vector<std::array<cv::Point2f, 4>> known_markers_px_;
   static constexpr int kCornerEvery = 50;
   bool any_square_ = false;
   std::int64_t processed_ = 0;
@@ -116,5 +124,11 @@ calib::TablePlane plane_from_scene(const SceneSpec& scene);
 /// The table plane stored in a calibration file. Throws DataException when the file has no
 /// table registration.
 calib::TablePlane plane_from_calibration(const std::string& path);
+/// The table markers a calibration file's table registration was solved from (the corners of
+/// each marker, table inches), for RingIdentityOptions::table_markers_in. Empty when the table
+/// was registered otherwise (a board) or the file has no registration.
+std::vector<std::array<cv::Point2d, 4>> table_markers_from_calibration(const std::string& path);
+/// The table markers of a marker layout (its squares' corners, table inches).
+std::vector<std::array<cv::Point2d, 4>> table_markers_of(const calib::MarkerLayout& layout);
 
 }  // namespace duels::vision

@@ -3,14 +3,18 @@
 // the found rate and error bounds of `duels bench coverage` (not timed; the full run is the
 // bench).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <opencv2/imgproc.hpp>
 
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
+#include "calib/camera_file.hpp"
 #include "calib/printable.hpp"
+#include "calib/synthetic.hpp"
 #include "vision/coverage.hpp"
 #include "vision/degrade.hpp"
 #include "vision/markers.hpp"
@@ -316,14 +320,16 @@ TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
 
 // The two-band ring (`target: ring2`) on the same bench scenario: its codes differ within
 // any half of the ring, so a ring half hidden by its figure is still named. Measured when
-// written: 27 of 32 named (the one-band ring: 15), 30 located, no wrong name. A regression of
-// the code book, the two-band reading, the rim fit or the naming fails here.
+// written: 27 of 32 named (the one-band ring: 15), 30 located, no wrong name; 29 of 32 (far
+// third 4 of 4) once the table's corner markers are masked from the calibration's layout and
+// a ring needs 1 cell of evidence, not 2.5. A regression of the code book, the two-band
+// reading, the rim fit, the corner-marker mask or the naming fails here.
 TEST(Coverage, TwoBandRingsNamedFromHalfTheRingNeverWrongly) {
   const CoverageResult r = first_coverage_scenario(BaseTargetKind::kRing2);
-  EXPECT_GE(r.found_total(), 25) << r.found_total() << "/" << r.all_total();
-  EXPECT_GE(r.found[0], 12) << "near third";
+  EXPECT_GE(r.found_total(), 28) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found[0], 13) << "near third";
   EXPECT_GE(r.found[1], 10) << "middle third";
-  EXPECT_GE(r.found[2], 2) << "far third";
+  EXPECT_GE(r.found[2], 3) << "far third";
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 28);
 }
 
@@ -415,6 +421,78 @@ TEST(RingFinder, LooksForNoRingInsideAnExcludedRegion) {
   EXPECT_FALSE(near(some, c));
   for (std::size_t i = 1; i < truth.bases.size(); ++i)
     EXPECT_EQ(near(some, truth.bases[i].centre_in), near(all, truth.bases[i].centre_in)) << i;
+}
+
+// The table's own markers, where the calibration put them, are masked from ring candidates
+// in the pipeline (even a marker the camera sees only in part, which detection cannot find):
+// a base standing where a table marker is said to be is not reported, the others are.
+TEST(Pipeline, LooksForNoRingOnTheTableMarkersOfItsOptions) {
+  const SceneSpec spec = close_up_scene(BaseTargetKind::kRing2, 6, 0, 4);
+  SceneRenderer renderer(spec);
+  FrameTruth truth;
+  const cv::Mat img = renderer.render(0, &truth);
+  ASSERT_GE(truth.bases.size(), 3U);
+  const cv::Point2d c = truth.bases[0].centre_in;
+  const auto reported = [&](const RingIdentityOptions& rings) {
+    Pipeline p(renderer.plane(), base_map_from_scene(spec), {}, {}, {}, rings);
+    std::vector<int> ids;
+    for (int f = 0; f < 3; ++f) {
+      ids.clear();
+      for (const auto& o : p.process(img, f, f / 10.0).observations)
+        ids.push_back(o.marker_id);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  RingIdentityOptions masked;
+  calib::MarkerLayout layout;
+  layout.markers.push_back({7, c, 1.0});  // a 1" table marker under base 0's centre
+  masked.table_markers_in = table_markers_of(layout);
+  const std::vector<int> all = reported({});
+  const std::vector<int> some = reported(masked);
+  EXPECT_EQ(all.size(), truth.bases.size());
+  EXPECT_TRUE(std::find(all.begin(), all.end(), truth.bases[0].marker_id) != all.end());
+  EXPECT_TRUE(std::find(some.begin(), some.end(), truth.bases[0].marker_id) == some.end());
+  EXPECT_EQ(some.size() + 1, all.size());
+}
+
+// A calibration registered from table markers gives their squares back (each marker's four
+// corners in turn); one registered from a board gives none.
+TEST(Pipeline, TableMarkersComeFromAMarkerRegistration) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("duels_ring_test_" + std::to_string(::getpid()) + ".yml");
+  calib::CameraFile file;
+  file.intrinsics = calib::example_webcam_1080p();
+  calib::TableRecord t;
+  t.table = {60, 60};
+  t.table_to_camera = {{1.9, 0.1, -0.05}, {-30, 10, 50}};
+  t.method = "markers 0,2 (DICT_4X4_50)";
+  calib::MarkerLayout layout = calib::corner_marker_layout(t.table, 4.0, 0.5);
+  layout.markers.erase(layout.markers.begin() + 1);  // marker 1 was not seen
+  layout.markers.pop_back();                         // nor marker 3
+  const auto quads = table_markers_of(layout);
+  for (const auto& q : quads) {
+    for (const auto& p : q) {
+      t.points.table_in.emplace_back(p.x, p.y, 0);
+      t.points.image_px.emplace_back(100, 100);
+    }
+  }
+  t.points.method = t.method;
+  file.table = t;
+  calib::write_camera_file(path.string(), file);
+  const auto read = table_markers_from_calibration(path.string());
+  ASSERT_EQ(read.size(), 2U);
+  for (std::size_t i = 0; i < 2; ++i) {
+    for (std::size_t k = 0; k < 4; ++k)
+      EXPECT_LT(cv::norm(read[i][k] - quads[i][k]), 1e-9) << i << " " << k;
+  }
+  EXPECT_NEAR(read[1][0].x, 55.5, 1e-9);  // marker 2, far right: its corner at (55.5, 59.5)
+  EXPECT_NEAR(read[1][0].y, 59.5, 1e-9);
+  file.table->method = "board (chessboard 9x6) at 10,10 in, 0 deg";
+  file.table->points.method = file.table->method;
+  calib::write_camera_file(path.string(), file);
+  EXPECT_TRUE(table_markers_from_calibration(path.string()).empty());
+  std::filesystem::remove(path);
 }
 
 TEST(RingFinder, ReadsRenderedRingsCloseUp) {
