@@ -86,7 +86,7 @@ std::vector<FigureId> nearest_enemies(const GameState& s, FigureId me, std::size
   return out;
 }
 
-bool pack_query(const OddsQuery& q, OddsCache::Key& key);
+bool pack_query(const OddsQuery& q, OddsCache::Key& key, bool with_dodge = true);
 
 // A choice among subsets of `cand` added to `q` (packed as OddsCache::ChoiceKey); false when it
 // does not fit (then the choice is searched every time).
@@ -460,7 +460,7 @@ std::size_t OddsCache::KeyHash::operator()(const Key& k) const {
 namespace {
 
 // Packs a query into a key; false when it does not fit (then the odds are not cached).
-bool pack_query(const OddsQuery& q, OddsCache::Key& key) {
+bool pack_query(const OddsQuery& q, OddsCache::Key& key, bool with_dodge) {
   auto& v = key.v;
   std::size_t n = 0;
   auto put = [&](long long x) {
@@ -482,7 +482,8 @@ bool pack_query(const OddsQuery& q, OddsCache::Key& key) {
   };
   constexpr long long kOffset = 0x8000;
   if (!put(q.weapon + kOffset) || !put(q.body + kOffset)) return false;
-  if (!put_dice(q.attack) || !put_dice(q.dodge)) return false;
+  if (!put_dice(q.attack) || !put_dice(with_dodge ? q.dodge : std::vector<dice::Die>{}))
+    return false;
   std::array<int, dice::kColourCount> shields{};
   for (auto c : q.shields)
     ++shields[static_cast<std::size_t>(c)];
@@ -501,7 +502,21 @@ double OddsCache::expected_clicks(const OddsQuery& q) {
   Key key;
   if (!pack_query(q, key)) return attack_odds(q).expected_clicks();
   if (auto it = map_.find(key); it != map_.end()) return it->second;
-  const double e = attack_odds(q).expected_clicks();
+  // A new situation: its attack side (the query without the dodge dice) is kept too, since the
+  // dodge search asks the same attack against every subset of the dice on the base. The counts,
+  // and so the expected clicks, are attack_odds(q)'s.
+  Key side_key;
+  double e = 0;
+  if (pack_query(q, side_key, false)) {
+    auto it = sides_.find(side_key);
+    if (it == sides_.end()) {
+      if (sides_.size() >= kMaxSides) sides_.clear();  // bounded memory: start again
+      it = sides_.emplace(side_key, AttackSide(q)).first;
+    }
+    e = it->second.against(q.dodge).expected_clicks();
+  } else {
+    e = attack_odds(q).expected_clicks();
+  }
   map_.emplace(key, e);
   return e;
 }

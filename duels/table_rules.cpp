@@ -105,8 +105,9 @@ bool same_shape_bits(const Shape& x, const Shape& y) {
   return true;
 }
 
-// A hash of doubles by their bits (for the kept measurements and fields; entries are then
-// compared in full, so a collision only costs a comparison).
+// A hash of doubles by their bits, for the kept measurements and fields: it takes in the bases
+// only (the terrain rarely changes within a run), and entries are then compared in full, so a
+// collision only costs a comparison.
 struct BitHash {
   std::uint64_t h = 0x243F6A8885A308D3ULL;
   void mix(std::uint64_t x) {
@@ -122,18 +123,6 @@ struct BitHash {
     add(d.centre.x);
     add(d.centre.y);
     add(d.radius_in);
-  }
-  void add(const Shape& shape) {
-    mix(static_cast<std::uint64_t>(shape.kind));
-    if (shape.kind == Shape::Kind::Circle) {
-      add(shape.circle);
-    } else {
-      mix(shape.polygon.size());
-      for (const Vec2& v : shape.polygon) {
-        add(v.x);
-        add(v.y);
-      }
-    }
   }
   [[nodiscard]] std::uint64_t value() const { return h ^ (h >> 31U); }
 };
@@ -202,9 +191,6 @@ Measurement measure_from_positions(const GameState& s, FigureId attacker, Figure
   BitHash hash;
   hash.add(da);
   hash.add(dt);
-  for (const auto& piece : s.terrain) {
-    if (piece.shape) hash.add(*piece.shape);
-  }
   for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
     const auto& f = fig(s, o);
     if (o == attacker || o == target || f.eliminated || !f.position) continue;
@@ -271,16 +257,12 @@ bool same_world(const GameState& s, FigureId mover, const MoveObstacles& w) {
   return friendly == w.friendly_bases.size() && opposing == w.opposing_bases.size();
 }
 
-// A hash of what move_field_of's answer depends on: the mover's disc and the bits of
-// move_obstacles_of(s, mover) (names left out: same_world compares them).
+// A hash of what move_field_of's answer depends on, but for the table and its terrain (which
+// rarely change within a run): the mover's disc and the other bases. same_world compares the
+// rest.
 std::uint64_t world_hash(const GameState& s, FigureId mover, const Disc& disc) {
   BitHash h;
   h.add(disc);
-  h.add(s.table.bounds.width_in);
-  h.add(s.table.bounds.depth_in);
-  for (const auto& t : s.terrain) {
-    if (t.shape) h.add(*t.shape);
-  }
   const TeamId team = fig(s, mover).team;
   for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
     const auto& f = fig(s, o);
