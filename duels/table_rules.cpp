@@ -196,18 +196,34 @@ Measurement measure_from_positions(const GameState& s, FigureId attacker, Figure
     if (o == attacker || o == target || f.eliminated || !f.position) continue;
     hash.add(base_disc(f));
   }
-  const std::uint64_t h = hash.value();
-  const auto [first, last] = cache.equal_range(h);
-  for (auto it = first; it != last; ++it) {
-    const Entry& e = it->second;
-    if (same_bits(e.a, da) && same_bits(e.t, dt) && same_blockers(s, attacker, target, e.others))
-      return e.m;
+  // The entries handed out last, tried first (the same pair is measured again and again in a
+  // turn); they point into `cache`, whose entries stay put until it is cleared.
+  thread_local std::array<const Entry*, 4> recent{};
+  thread_local std::size_t next_recent = 0;
+  auto serves = [&](const Entry& e) {
+    return same_bits(e.a, da) && same_bits(e.t, dt) && same_blockers(s, attacker, target, e.others);
+  };
+  for (const Entry* e : recent) {
+    if (e != nullptr && serves(*e)) return e->m;
   }
-  if (cache.size() >= kEntries) cache.clear();  // bounded memory: start again
-  Obstacles others = line_of_fire_blockers(s, attacker, target);
-  Measurement m = measure_uncached(s, attacker, target, others);
-  cache.emplace(h, Entry{da, dt, std::move(others), m});
-  return m;
+  const std::uint64_t h = hash.value();
+  const Entry* found = nullptr;
+  const auto [first, last] = cache.equal_range(h);
+  for (auto it = first; it != last && found == nullptr; ++it) {
+    if (serves(it->second)) found = &it->second;
+  }
+  if (found == nullptr) {
+    if (cache.size() >= kEntries) {  // bounded memory: start again
+      cache.clear();
+      recent.fill(nullptr);
+    }
+    Obstacles others = line_of_fire_blockers(s, attacker, target);
+    Measurement m = measure_uncached(s, attacker, target, others);
+    found = &cache.emplace(h, Entry{da, dt, std::move(others), std::move(m)})->second;
+  }
+  recent[next_recent] = found;
+  next_recent = (next_recent + 1) % recent.size();
+  return found->m;
 }
 
 MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
@@ -279,8 +295,8 @@ MoveField move_field_of(const GameState& s, FigureId mover) {
   // Exact reuse: an entry serves only a mover disc and a world equal to the ones it was built
   // for, bit for bit, so the answers are those of a fresh field. Simulated matches start from
   // the same set-up and their moves end on the same few spots, so the same fields recur from
-  // match to match (in `duels sim` of one matchup on the demo table, 96 % of the fields asked
-  // for had been built before); the last kEntries fields built on this thread are kept.
+  // match to match (in 3,300 games of one matchup on the demo table, 96 % of the path graphs
+  // needed had been built before); up to kEntries fields built on this thread are kept.
   struct Entry {
     Disc disc;
     MoveObstacles world;
@@ -289,17 +305,35 @@ MoveField move_field_of(const GameState& s, FigureId mover) {
   constexpr std::size_t kEntries = 8192;
   thread_local std::unordered_multimap<std::uint64_t, Entry> cache;
   const Disc disc = base_disc(fig(s, mover));
-  const std::uint64_t h = world_hash(s, mover, disc);
-  const auto [first, last] = cache.equal_range(h);
-  for (auto it = first; it != last; ++it) {
-    const Entry& e = it->second;
-    if (same_bits(e.disc, disc) && same_world(s, mover, e.world)) return e.field;
+  // The entries handed out last, tried first (the opponent's choice of a move and the engine's
+  // check of it ask for the same field); they point into `cache`, whose entries stay put until
+  // it is cleared.
+  thread_local std::array<const Entry*, 4> recent{};
+  thread_local std::size_t next_recent = 0;
+  auto serves = [&](const Entry& e) {
+    return same_bits(e.disc, disc) && same_world(s, mover, e.world);
+  };
+  for (const Entry* e : recent) {
+    if (e != nullptr && serves(*e)) return e->field;
   }
-  if (cache.size() >= kEntries) cache.clear();  // bounded memory: start again
-  MoveObstacles world = move_obstacles_of(s, mover);
-  MoveField field(disc, world);
-  cache.emplace(h, Entry{disc, std::move(world), field});
-  return field;
+  const std::uint64_t h = world_hash(s, mover, disc);
+  const Entry* found = nullptr;
+  const auto [first, last] = cache.equal_range(h);
+  for (auto it = first; it != last && found == nullptr; ++it) {
+    if (serves(it->second)) found = &it->second;
+  }
+  if (found == nullptr) {
+    if (cache.size() >= kEntries) {  // bounded memory: start again
+      cache.clear();
+      recent.fill(nullptr);
+    }
+    MoveObstacles world = move_obstacles_of(s, mover);
+    MoveField field(disc, world);
+    found = &cache.emplace(h, Entry{disc, std::move(world), std::move(field)})->second;
+  }
+  recent[next_recent] = found;
+  next_recent = (next_recent + 1) % recent.size();
+  return found->field;
 }
 
 MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allowance_in) {
