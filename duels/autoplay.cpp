@@ -4,8 +4,10 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <tuple>
+#include <unordered_map>
 
 #include "duels/engine.hpp"
 #include "duels/geometry.hpp"
@@ -84,7 +86,7 @@ std::vector<FigureId> nearest_enemies(const GameState& s, FigureId me, std::size
   return out;
 }
 
-bool pack_query(const OddsQuery& q, OddsCache::Key& key);
+bool pack_query(const OddsQuery& q, OddsCache::Key& key, bool with_dodge = true);
 
 // A choice among subsets of `cand` added to `q` (packed as OddsCache::ChoiceKey); false when it
 // does not fit (then the choice is searched every time).
@@ -262,14 +264,54 @@ std::optional<Point> legal_spot_near(const GameState& s, FigureId f, Point want)
   return best;
 }
 
-// The move on a measured table: along the shortest legal path towards a spot half an inch from
-// the target's base, as far as the allowance goes, ending where the base may stand.
-Command close_in(const GameState& s, FigureId me, FigureId target, const Measurement& m,
-                 dice::Roller& roller) {
-  const auto& f = fig(s, me);
-  const Disc disc = base_disc(f);
-  const Disc goal_disc = base_disc(fig(s, target));
-  const MoveField field = move_field_of(s, me);
+// Answers worked out from a movement field, kept under the field's serial number and the bits
+// of the other inputs: a field's answers never change (move_field_of hands out the same field
+// while the mover and everything it must respect are the same, bit for bit), so a kept answer
+// is the one working it out again gives. Simulated matches close in from the same few spots
+// over and over.
+template <std::size_t N, typename Value>
+class FieldMemo {
+ public:
+  using Key = std::array<std::uint64_t, N>;
+  const Value* find(const Key& k) const {
+    auto it = map_.find(k);
+    return it == map_.end() ? nullptr : &it->second;
+  }
+  void keep(const Key& k, Value v) {
+    if (map_.size() >= kMaxEntries) map_.clear();  // bounded memory: start again
+    map_.emplace(k, std::move(v));
+  }
+
+ private:
+  static constexpr std::size_t kMaxEntries = 1U << 15U;
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      std::uint64_t h = 0x243F6A8885A308D3ULL;
+      for (std::uint64_t x : k) {
+        h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31U;
+      }
+      return static_cast<std::size_t>(h);
+    }
+  };
+  std::unordered_map<Key, Value, Hash> map_;
+};
+
+std::uint64_t bits_of(double d) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &d, sizeof b);
+  return b;
+}
+
+// Where close_in heads for: the reachable spot next to the target with the shortest way there
+// (none when boxed in), and that way's length.
+struct CloseInGoal {
+  std::optional<Vec2> goal;
+  double length_in = std::numeric_limits<double>::infinity();
+};
+
+CloseInGoal close_in_goal(const MoveField& field, const Disc& goal_disc) {
+  const Disc& disc = field.mover();
   // The reachable spot next to the target with the shortest way there (the first of the 24 on
   // a tie). Spots reached in a straight line come first: their distance is the straight one
   // (norm from the field's start, what distance_to answers for them) and needs no path graph; a
@@ -296,14 +338,13 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
         legal[static_cast<std::size_t>(k)] &&
         field.straight_run_clear(spots[static_cast<std::size_t>(k)]);
   }
-  std::optional<Vec2> goal;
+  CloseInGoal out;
   int goal_k = -1;
-  double goal_len = std::numeric_limits<double>::infinity();
   auto offer = [&](int k, double len) {
-    if (len < goal_len || (len == goal_len && k < goal_k)) {
-      goal_len = len;
+    if (len < out.length_in || (len == out.length_in && k < goal_k)) {
+      out.length_in = len;
       goal_k = k;
-      goal = spots[static_cast<std::size_t>(k)];
+      out.goal = spots[static_cast<std::size_t>(k)];
     }
   };
   for (int k = 0; k < 24; ++k) {
@@ -314,29 +355,20 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
   for (int k = 0; k < 24; ++k) {
     const auto i = static_cast<std::size_t>(k);
     if (!legal[i] || straight[i]) continue;
-    if (norm(spots[i] - disc.centre) > goal_len) continue;  // no way round is shorter
+    if (norm(spots[i] - disc.centre) > out.length_in) continue;  // no way round is shorter
     // Capped just above the best so far: a tie with an earlier spot is still seen.
-    offer(k, field.distance_below(spots[i], std::nextafter(goal_len, INFINITY), &hint));
+    offer(k, field.distance_below(spots[i], std::nextafter(out.length_in, INFINITY), &hint));
   }
-  const Point here = *f.position;
-  if (!goal) return Move{me, {}, std::nullopt, here};  // boxed in: stay
-  std::vector<DieRoll> rolls;
-  int sum = 0;
-  if (goal_len > f.value(DialKind::Head) + 0.5 || m.gap_in > f.value(DialKind::Head) + 0.5) {
-    for (DieId id : f.dice_in(DieZone::Base)) {
-      if (f.dice[static_cast<std::size_t>(id)].die.colour == Colour::White) {
-        const auto r = roller.roll(f.dice[static_cast<std::size_t>(id)].die);
-        rolls.push_back({id, r.face});
-        sum += r.value();
-        break;  // keep a white die for dodging
-      }
-    }
-  }
-  const double allowance = f.value(DialKind::Head) + sum;
-  const PathResult path = field.path_to(*goal);
-  if (!path.found) return Move{me, rolls, std::nullopt, here};
+  return out;
+}
+
+// Where a move toward `goal` within `allowance` ends: as far along the shortest path as the
+// allowance goes, backed off until the base may stand there; nullopt to stay put.
+std::optional<Vec2> close_in_end(const MoveField& field, Vec2 goal, double allowance) {
+  const PathResult path = field.path_to(goal);
+  if (!path.found) return std::nullopt;
   const std::vector<Vec2> line = path.polyline(0.001);
-  if (line.empty()) return Move{me, rolls, std::nullopt, here};
+  if (line.empty()) return std::nullopt;
   // Walk `length` along the path's corners.
   auto point_at = [&](double length) {
     Vec2 p = line.front();
@@ -354,10 +386,54 @@ Command close_in(const GameState& s, FigureId me, FigureId target, const Measure
     if (along < 0) break;
     const Vec2 p = point_at(along);
     if (field.end_clearance_in(p) < 1e-6) continue;
-    if (field.distance_below(p, allowance) <= allowance - 1e-6)
-      return Move{me, rolls, std::nullopt, Point{p.x, p.y}};
+    if (field.distance_below(p, allowance) <= allowance - 1e-6) return p;
   }
-  return Move{me, rolls, std::nullopt, here};
+  return std::nullopt;
+}
+
+// The move on a measured table: along the shortest legal path towards a spot half an inch from
+// the target's base, as far as the allowance goes, ending where the base may stand.
+Command close_in(const GameState& s, FigureId me, FigureId target, const Measurement& m,
+                 dice::Roller& roller) {
+  const auto& f = fig(s, me);
+  const Disc goal_disc = base_disc(fig(s, target));
+  const MoveField field = move_field_of(s, me);
+  thread_local FieldMemo<4, CloseInGoal> goals;
+  thread_local FieldMemo<4, std::optional<Vec2>> ends;
+  const FieldMemo<4, CloseInGoal>::Key goal_key{field.serial(), bits_of(goal_disc.centre.x),
+                                                bits_of(goal_disc.centre.y),
+                                                bits_of(goal_disc.radius_in)};
+  const CloseInGoal* chosen = goals.find(goal_key);
+  if (chosen == nullptr) {
+    goals.keep(goal_key, close_in_goal(field, goal_disc));
+    chosen = goals.find(goal_key);
+  }
+  const std::optional<Vec2> goal = chosen->goal;
+  const double goal_len = chosen->length_in;
+  const Point here = *f.position;
+  if (!goal) return Move{me, {}, std::nullopt, here};  // boxed in: stay
+  std::vector<DieRoll> rolls;
+  int sum = 0;
+  if (goal_len > f.value(DialKind::Head) + 0.5 || m.gap_in > f.value(DialKind::Head) + 0.5) {
+    for (DieId id : f.dice_in(DieZone::Base)) {
+      if (f.dice[static_cast<std::size_t>(id)].die.colour == Colour::White) {
+        const auto r = roller.roll(f.dice[static_cast<std::size_t>(id)].die);
+        rolls.push_back({id, r.face});
+        sum += r.value();
+        break;  // keep a white die for dodging
+      }
+    }
+  }
+  const double allowance = f.value(DialKind::Head) + sum;
+  const FieldMemo<4, std::optional<Vec2>>::Key end_key{field.serial(), bits_of(goal->x),
+                                                       bits_of(goal->y), bits_of(allowance)};
+  const std::optional<Vec2>* end = ends.find(end_key);
+  if (end == nullptr) {
+    ends.keep(end_key, close_in_end(field, *goal, allowance));
+    end = ends.find(end_key);
+  }
+  if (!*end) return Move{me, rolls, std::nullopt, here};
+  return Move{me, rolls, std::nullopt, Point{(*end)->x, (*end)->y}};
 }
 
 // FNV-1a over a cache key's words, folded.
@@ -384,7 +460,7 @@ std::size_t OddsCache::KeyHash::operator()(const Key& k) const {
 namespace {
 
 // Packs a query into a key; false when it does not fit (then the odds are not cached).
-bool pack_query(const OddsQuery& q, OddsCache::Key& key) {
+bool pack_query(const OddsQuery& q, OddsCache::Key& key, bool with_dodge) {
   auto& v = key.v;
   std::size_t n = 0;
   auto put = [&](long long x) {
@@ -406,7 +482,8 @@ bool pack_query(const OddsQuery& q, OddsCache::Key& key) {
   };
   constexpr long long kOffset = 0x8000;
   if (!put(q.weapon + kOffset) || !put(q.body + kOffset)) return false;
-  if (!put_dice(q.attack) || !put_dice(q.dodge)) return false;
+  if (!put_dice(q.attack) || !put_dice(with_dodge ? q.dodge : std::vector<dice::Die>{}))
+    return false;
   std::array<int, dice::kColourCount> shields{};
   for (auto c : q.shields)
     ++shields[static_cast<std::size_t>(c)];
@@ -425,7 +502,21 @@ double OddsCache::expected_clicks(const OddsQuery& q) {
   Key key;
   if (!pack_query(q, key)) return attack_odds(q).expected_clicks();
   if (auto it = map_.find(key); it != map_.end()) return it->second;
-  const double e = attack_odds(q).expected_clicks();
+  // A new situation: its attack side (the query without the dodge dice) is kept too, since the
+  // dodge search asks the same attack against every subset of the dice on the base. The counts,
+  // and so the expected clicks, are attack_odds(q)'s.
+  Key side_key;
+  double e = 0;
+  if (pack_query(q, side_key, false)) {
+    auto it = sides_.find(side_key);
+    if (it == sides_.end()) {
+      if (sides_.size() >= kMaxSides) sides_.clear();  // bounded memory: start again
+      it = sides_.emplace(side_key, AttackSide(q)).first;
+    }
+    e = it->second.against(q.dodge).expected_clicks();
+  } else {
+    e = attack_odds(q).expected_clicks();
+  }
   map_.emplace(key, e);
   return e;
 }

@@ -17,6 +17,7 @@
 #include "dice/roller.hpp"
 #include "duels/commands.hpp"
 #include "duels/geometry.hpp"
+#include "duels/odds.hpp"
 #include "duels/state.hpp"
 
 namespace duels {
@@ -61,6 +62,9 @@ class OddsCache {
  private:
   std::unordered_map<Key, double, KeyHash> map_;
   std::unordered_map<ChoiceKey, std::uint8_t, ChoiceKeyHash> choices_;
+  /// Attack sides of the situations worked out (keyed as a query without dodge dice).
+  static constexpr std::size_t kMaxSides = 4096;
+  std::unordered_map<Key, AttackSide, KeyHash> sides_;
 };
 
 /// The opponent. One instance plays every side.

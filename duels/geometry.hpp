@@ -251,9 +251,13 @@ class MoveField {
   /// Why no path can start (the base overlaps terrain or an opposing base), or empty.
   [[nodiscard]] const std::string& start_problem() const;
   [[nodiscard]] const Disc& mover() const;
+  /// A number no other field made in this process has (copies share it): answers worked out
+  /// from a field may be kept under it, since a field's answers never change.
+  [[nodiscard]] std::uint64_t serial() const { return serial_; }
 
  private:
   std::shared_ptr<const detail::MoveGraph> graph_;
+  std::uint64_t serial_ = 0;
 };
 
 /// The shortest legal path for `mover` to put its centre on `goal`.

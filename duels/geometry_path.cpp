@@ -692,12 +692,15 @@ struct MoveGraph {
     for (const GrownPolygon& p : polys)
       corners += p.pts.size();
     rings.reserve(circles.size() + corners);
+    // The thread's cache serves only the terrain it holds now (a field kept from another table
+    // may build its graph later): its ring ids are taken only then.
+    use_cache_ = run_cache_ok && terrain_run_cache().generation == run_cache_generation;
     for (std::size_t k = 0; k < circles.size(); ++k) {
       Ring rg;
       rg.c = circles[k].c;
       rg.rho = circles[k].rho;
       rg.own_circle = static_cast<int>(k);
-      if (k < terrain_circles && run_cache_ok) {
+      if (k < terrain_circles && use_cache_) {
         rg.terrain_id = terrain_run_cache().first_id[static_cast<std::size_t>(circles[k].terrain)];
       }
       rings.push_back(rg);
@@ -714,7 +717,7 @@ struct MoveGraph {
           Ring rg;
           rg.c = v;
           rg.rho = r;
-          if (run_cache_ok) {
+          if (use_cache_) {
             rg.terrain_id = terrain_run_cache().first_id[static_cast<std::size_t>(p.terrain)] +
                             static_cast<int>(i);
           }
@@ -722,7 +725,6 @@ struct MoveGraph {
         }
       }
     }
-    use_cache_ = run_cache_ok && terrain_run_cache().generation == run_cache_generation;
     for (Ring& rg : rings)
       compute_free(rg);
 
@@ -1063,6 +1065,8 @@ MoveField::MoveField(const Disc& mover, const MoveObstacles& world, double max_l
   g->rect_hi = {world.table.width_in - mover.radius_in, world.table.depth_in - mover.radius_in};
   g->build(world);
   graph_ = std::move(g);
+  static std::atomic<std::uint64_t> next_serial{1};
+  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool MoveField::straight_run_clear(Vec2 centre) const {

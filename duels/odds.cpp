@@ -340,6 +340,52 @@ OddsResult attack_odds(const OddsQuery& q) {
   return r;
 }
 
+AttackSide::AttackSide(const OddsQuery& q) : weapon_(q.weapon), body_(q.body) {
+  if (q.attack.size() > kMaxOddsAttackDice)
+    throw std::invalid_argument("too many dice for exact odds");
+  for (const auto& d : q.attack)
+    attack_total_ *= static_cast<std::uint64_t>(d.sides);
+  auto keep = [&](std::uint32_t survivors, std::uint32_t aces, const std::uint64_t* by_sum, int lo,
+                  int hi) {
+    if ((survivors | aces) == 0) return;  // every die lost to Bad Karma: a miss
+    const HitOutcome h = hit_outcome(q, survivors, aces);
+    outcomes_.push_back(
+        {lo, std::vector<std::uint64_t>(by_sum, by_sum + (hi - lo + 1)), h.clicks, h.effect});
+  };
+  if (q.attack.size() <= kDenseDice) {
+    attack_states_dense(q, keep);
+  } else {
+    attack_states_sparse(q, keep);
+  }
+}
+
+OddsResult AttackSide::against(const std::vector<dice::Die>& dodge_dice) const {
+  if (dodge_dice.size() > kMaxOddsDodgeDice)
+    throw std::invalid_argument("too many dice for exact odds");
+  // What attack_odds does with each final state of the attack dice, in the same order.
+  const dice::Distribution dodge = dice::sum_of(dodge_dice);
+  const auto dodge_cum = dice::cumulative(dodge);
+  auto dodge_at_most = [&](int x) -> std::uint64_t {
+    if (x < dodge.min()) return 0;
+    if (x >= dodge.max()) return dodge.total;
+    return dodge_cum[static_cast<std::size_t>(x - dodge.offset)];
+  };
+  OddsResult r;
+  r.total = attack_total_ * dodge.total;
+  r.clicks.assign(1, 0);
+  for (const Outcome& o : outcomes_) {
+    std::uint64_t hits = 0;
+    const int hi = o.lo + static_cast<int>(o.by_sum.size()) - 1;
+    for (int s = o.lo; s <= hi; ++s) {
+      const std::uint64_t n = o.by_sum[static_cast<std::size_t>(s - o.lo)];
+      if (n != 0) hits += n * dodge_at_most(weapon_ + s - body_);
+    }
+    if (hits != 0) add_hits(r, HitOutcome{o.clicks, o.effect}, hits);
+  }
+  r.clicks[0] += r.total - r.hit;
+  return r;
+}
+
 OddsResult attack_odds_enumerated(const OddsQuery& q) {
   OddsResult r;
   r.clicks.assign(1, 0);

@@ -4,6 +4,7 @@
 /// Exact means counted, not sampled: every probability is a whole number of outcomes out of
 /// the product of all dice's sides (≤ 12^12 for six attack and six dodge dice, within 64 bits).
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -51,6 +52,30 @@ inline constexpr std::size_t kMaxOddsDodgeDice = 12;
 /// same number, so the faces are processed one number at a time). Requires
 /// attack.size() ≤ kMaxOddsAttackDice and dodge.size() ≤ kMaxOddsDodgeDice.
 OddsResult attack_odds(const OddsQuery& q);
+
+/// The attack side of attack_odds worked out once (the query's dodge dice are left out): what
+/// the attack dice come to, survivors, aces and sums. The odds against any dodge dice then take
+/// only the fold of the dodge sum, with the very counts attack_odds gives. Choosing a dodge
+/// (trying every subset of the dice on the base against one attack) works the attack out once.
+class AttackSide {
+ public:
+  /// Same requirements as attack_odds for the attack dice.
+  explicit AttackSide(const OddsQuery& q);
+  /// attack_odds of the query with these dodge dice (≤ kMaxOddsDodgeDice).
+  [[nodiscard]] OddsResult against(const std::vector<dice::Die>& dodge) const;
+
+ private:
+  struct Outcome {
+    int lo = 0;  ///< by_sum[s - lo]: outcomes whose survivors sum to s
+    std::vector<std::uint64_t> by_sum;
+    int clicks = 0;
+    std::array<bool, 4> effect{};
+  };
+  int weapon_ = 0;
+  int body_ = 0;
+  std::uint64_t attack_total_ = 1;
+  std::vector<Outcome> outcomes_;  ///< in the order attack_odds meets them
+};
 
 /// The same numbers by running every combination of faces through resolve_attack(). Slow
 /// (the product of all sides); the reference the fast method is tested and benchmarked against.

@@ -86,6 +86,47 @@ TEST(Odds, LargePoolsUseTheSparsePathAndStillAgree) {
   expect_same(attack_odds(q), attack_odds_enumerated(q));
 }
 
+// The attack side worked out once and folded with each dodge: the counts attack_odds gives for
+// every dodge, on random queries and on a large pool (the sparse path), and the same expected
+// clicks to the bit.
+TEST(Odds, AttackSideAgainstEachDodgeIsAttackOdds) {
+  dice::Rng rng(77);
+  const std::vector<int> sizes = {4, 6, 8, 10, 12};
+  const std::vector<std::vector<dice::Die>> dodges = {
+      {}, pool("white:d6"), pool("white:d4 yellow:d8:ace"), pool("2xwhite:d10 white:d4")};
+  auto check = [&](OddsQuery q) {
+    SCOPED_TRACE(dice::to_notation(q.attack));
+    const AttackSide side(q);
+    for (const auto& d : dodges) {
+      q.dodge = d;
+      const OddsResult folded = side.against(d);
+      const OddsResult direct = attack_odds(q);
+      expect_same(folded, direct);
+      EXPECT_EQ(folded.clicks.size(), direct.clicks.size());
+      EXPECT_EQ(folded.expected_clicks(), direct.expected_clicks());
+    }
+  };
+  for (int trial = 0; trial < 40; ++trial) {
+    OddsQuery q;
+    q.weapon = rng.uniform(10);
+    q.body = rng.uniform(14);
+    const int na = rng.uniform(6);  // 1..6 attack dice
+    for (int i = 0; i < na; ++i) {
+      q.attack.push_back({sizes[static_cast<std::size_t>(rng.uniform(5) - 1)],
+                          dice::kAllColours[static_cast<std::size_t>(rng.uniform(6) - 1)],
+                          rng.uniform(2) == 1, ""});
+    }
+    if (rng.uniform(2) == 1) q.shields.push_back(q.attack[0].colour);
+    if (rng.uniform(2) == 1) q.bonus[q.attack.back().colour] = rng.uniform(2);
+    check(q);
+  }
+  check(OddsQuery{.weapon = 4,
+                  .body = 9,
+                  .attack = pool("3xyellow:d4 blue:d4:ace green:d6 black:d4 red:d4:ace"),
+                  .shields = {Colour::Yellow},
+                  .bonus = {{Colour::Green, 1}}});
+}
+
 TEST(Odds, ClickDistributionSumsToOne) {
   OddsQuery q{.weapon = 6,
               .body = 8,

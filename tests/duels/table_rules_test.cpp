@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 
 #include "duels/assets.hpp"
+#include "duels/autoplay.hpp"
 #include "duels/engine.hpp"
 #include "test_paths.hpp"
 
@@ -410,6 +412,31 @@ TEST(TableRules, KeptMeasurementsFollowEveryChangeOnTheTable) {
     const MoveField field = move_field_of(s, 0);
     const MoveField new_field(base_disc(s.figures[0]), move_obstacles_of(s, 0));
     EXPECT_EQ(field.distance_to(goal), new_field.distance_to(goal));
+    // The built-in opponent's next command (its way of closing in is kept per field and target):
+    // asked twice here, where every answer above is kept, it is the one a fresh thread works
+    // out with nothing kept at all.
+    (void)AutoPlayer(5).next(s);
+    const std::optional<Command> warm = AutoPlayer(5).next(s);
+    std::optional<Command> cold;
+    Measurement cold_measure;
+    double cold_distance = 0;
+    std::thread([&] {
+      cold = AutoPlayer(5).next(s);
+      cold_measure = measure_from_positions(s, 0, 2);
+      cold_distance = move_field_of(s, 0).distance_to(goal);
+    }).join();
+    EXPECT_EQ(cold_measure.gap_in, kept.gap_in);
+    EXPECT_EQ(cold_measure.chord_in, kept.chord_in);
+    EXPECT_EQ(cold_measure.blockers, kept.blockers);
+    EXPECT_EQ(cold_distance, field.distance_to(goal));
+    EXPECT_TRUE(warm && cold);
+    if (warm && cold) {
+      GameState after_warm = s;
+      GameState after_cold = s;
+      EXPECT_FALSE(apply_quietly(after_warm, *warm));
+      EXPECT_FALSE(apply_quietly(after_cold, *cold));
+      EXPECT_EQ(after_warm, after_cold) << command_name(*warm);
+    }
     return kept;
   };
   EXPECT_EQ(check("Bulldozer in between").blockers, std::vector<std::string>{"Bulldozer"});
@@ -429,6 +456,30 @@ TEST(TableRules, KeptMeasurementsFollowEveryChangeOnTheTable) {
   s.figures[1].eliminated = false;
   s.figures[1].position = Point{20, 31};
   check("Bulldozer changed sides");
+}
+
+// Fields are kept (move_field_of) and build their path graph at the first query that needs
+// one; the thread also keeps the terrain's part of every graph for the table it measured last.
+// A field kept from a table with more terrain, asked after another table was measured, gives
+// the answer a fresh thread gives.
+TEST(TableRules, AKeptFieldAnswersAfterAnotherTableWasMeasured) {
+  const GameState a = at_table({{"Razor", 0, {10, 30}}, {"Gridlock", 1, {50, 30}}},
+                               {rect("wall", 19, 20, 21, 40),
+                                rect("crate", 30, 5, 34, 9),
+                                {"pillar", Shape::make_circle({40, 50}, 1.5)}});
+  const GameState b = at_table({{"Razor", 0, {10, 30}}, {"Gridlock", 1, {50, 30}}},
+                               {rect("crate", 30, 25, 34, 35)});
+  const Vec2 behind_wall{25, 30};
+  const Vec2 behind_crate{38, 30};
+  const MoveField kept = move_field_of(a, 0);                      // no graph yet: nothing asked
+  EXPECT_GT(move_field_of(b, 0).distance_to(behind_crate), 28.0);  // b's graph
+  const double answer = kept.distance_to(behind_wall);
+  double fresh = 0;
+  std::thread([&] {
+    fresh = MoveField(base_disc(a.figures[0]), move_obstacles_of(a, 0)).distance_to(behind_wall);
+  }).join();
+  EXPECT_EQ(answer, fresh);
+  EXPECT_GT(answer, 15.0);  // round the wall, not through it
 }
 
 }  // namespace
