@@ -3,6 +3,7 @@
 // frame, with gaps and lines of fire between settled bases.
 #include <fmt/format.h>
 
+#include <array>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -162,10 +163,20 @@ void add_track(CLI::App& root) {
     }
     std::optional<vision::MarkerlessPipeline> markerless;
     std::optional<vision::Pipeline> pipeline;
+    // The table's own markers (where no base or ring is looked for): as the calibration
+    // registered them, or as the synthetic scene drew them.
+    std::vector<std::array<cv::Point2d, 4>> table_markers;
+    if (!opts->calib.empty()) {
+      table_markers = vision::table_markers_from_calibration(opts->calib);
+    } else if (renderer && renderer->spec().corner_marker_side_in > 0) {
+      table_markers = vision::table_markers_of(calib::corner_marker_layout(
+          renderer->spec().table, renderer->spec().corner_marker_side_in, 0.5));
+    }
     if (opts->markerless) {
       vision::DiscOptions discs;
       discs.radius_in = opts->diameter / 2;
       discs.top_height_in = opts->top_height;
+      discs.table_markers_in = table_markers;
       markerless.emplace(*plane, discs);
       for (const auto& n : opts->names) {
         const auto at = n.rfind('@');
@@ -185,15 +196,8 @@ void add_track(CLI::App& root) {
       }
       vision::DetectorOptions detector;
       detector.aruco3 = opts->aruco3;
-      // The table's own markers (where no ring is looked for): as the calibration registered
-      // them, or as the synthetic scene drew them.
       vision::RingIdentityOptions rings;
-      if (!opts->calib.empty()) {
-        rings.table_markers_in = vision::table_markers_from_calibration(opts->calib);
-      } else if (renderer && renderer->spec().corner_marker_side_in > 0) {
-        rings.table_markers_in = vision::table_markers_of(calib::corner_marker_layout(
-            renderer->spec().table, renderer->spec().corner_marker_side_in, 0.5));
-      }
+      rings.table_markers_in = table_markers;
       pipeline.emplace(*plane, *map, detector, vision::TrackerOptions{},
                        vision::SecondLookOptions{}, rings);
     }

@@ -232,6 +232,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       DiscOptions discs;
       discs.radius_in = sc.diameter_in / 2;
       discs.top_height_in = spec.bases.empty() ? 0.75 : spec.bases.front().height_in;
+      discs.table_markers_in = rings.table_markers_in;
       markerless.emplace(plane, discs);
       for (const auto& t : truth.bases) {
         const std::string name = fmt::format("b{}", t.marker_id);

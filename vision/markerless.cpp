@@ -71,6 +71,25 @@ std::optional<double> grey_at(const calib::TablePlane& plane, const cv::Mat& gra
   return gray.at<unsigned char>(v, u);
 }
 
+// A marker (its corners in table inches at the tops' height) widened by a base's radius and a
+// quarter of the marker (its white margin): where a base centred would stand on the marker.
+std::optional<std::vector<cv::Point2f>> marker_region(const std::vector<cv::Point2d>& q,
+                                                      double radius_in) {
+  if (q.size() != 4) return std::nullopt;
+  const cv::Point2d mid = (q[0] + q[1] + q[2] + q[3]) / 4;
+  const double side = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) +
+                       cv::norm(q[0] - q[3])) /
+                      4;
+  if (side <= 0) return std::nullopt;
+  const double grow = (side + 2 * (0.25 * side + radius_in)) / side;
+  std::vector<cv::Point2f> poly;
+  for (const auto& p : q) {
+    const cv::Point2d v = mid + (p - mid) * grow;
+    poly.emplace_back(static_cast<float>(v.x), static_cast<float>(v.y));
+  }
+  return poly;
+}
+
 }  // namespace
 
 double DiscFinder::rim_step(const cv::Mat& gray, const RimFit& fit) const {
@@ -174,8 +193,8 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
     // edges of figures, felt and neighbouring bases has no light top inside its rim.
     const double step = rim_step(gray, *fit);
     // A disc where none was followed must look like a whole top: a tight fit (RMS at most
-    // 0.045 R or 0.3 pixel), or most of its rim (34 of 48 rays) at its own size when fitted
-    // freely — the ring finder's test without its code. Pieces of the table's corner markers
+    // 0.045 R or 0.3 pixel), or most of its rim (min_new_rim_rays of 48 rays) at its own size when
+    // fitted freely — the ring finder's test without its code. Pieces of the table's corner markers
     // (when the camera sees them only in part, they cannot be found and left out) fail it.
     const bool followed = std::any_of(hints.begin(), hints.end(), [&](const cv::Point2d& p) {
       return cv::norm(p - fit->centre_in) < 0.5 * R;
@@ -183,7 +202,7 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
     const double tight = std::max(0.045 * R, 0.3 * fit->pixel_in);
     const double tol = 0.3 * fit->pixel_in;
     if (!followed && fit->fit_rms_in > tight &&
-        (fit->rim_points < 34 || fit->free_radius_in < 0.975 * R - tol ||
+        (fit->rim_points < options_.min_new_rim_rays || fit->free_radius_in < 0.975 * R - tol ||
          fit->free_radius_in > 1.045 * R + tol))
       continue;
     if (step < options_.min_rim_step) continue;
@@ -260,7 +279,19 @@ std::vector<BaseObservation> DiscIdentities::assign(const std::vector<cv::Point2
 
 MarkerlessPipeline::MarkerlessPipeline(const calib::TablePlane& plane, DiscOptions options,
                                        TrackerOptions tracker)
-    : options_(options), plane_(plane), finder_(plane, options), tracker_(tracker) {}
+    : options_(options), plane_(plane), finder_(plane, options), tracker_(tracker) {
+  // The table's own markers lie on the table; a base's top is higher, so each is seen where
+  // the camera's rays through its corners meet the tops' height.
+  for (const auto& quad : options_.table_markers_in) {
+    std::vector<cv::Point2d> q;
+    for (const auto& c : quad) {
+      const auto px = plane_.table_to_image({c.x, c.y, 0});
+      if (!px) break;
+      if (auto t = plane_.image_to_table(*px, options_.top_height_in)) q.push_back(*t);
+    }
+    if (auto poly = marker_region(q, options_.radius_in)) known_regions_.push_back(*poly);
+  }
+}
 
 void MarkerlessPipeline::name_near(cv::Point2d near_in, std::string figure) {
   pending_.push_back({near_in, std::move(figure)});
@@ -273,26 +304,14 @@ TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame,
   if (processed_++ % kCornerEvery == 0) {
     // The table's corner markers (ids 0-3), widened by a base's radius and a quarter of the
     // marker (its white margin): a base centred there would stand on the marker.
-    corner_regions_.clear();
+    corner_regions_ = known_regions_;
     for (const Detection& d : detector_.detect(image)) {
       if (d.marker_id < 0 || d.marker_id >= 4) continue;
       std::vector<cv::Point2d> q;
       for (const auto& p : d.corners_px) {
         if (auto t = plane_.image_to_table(p, options_.top_height_in)) q.push_back(*t);
       }
-      if (q.size() != 4) continue;
-      const cv::Point2d mid = (q[0] + q[1] + q[2] + q[3]) / 4;
-      const double side = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) +
-                           cv::norm(q[0] - q[3])) /
-                          4;
-      if (side <= 0) continue;
-      const double grow = (side + 2 * (0.25 * side + options_.radius_in)) / side;
-      std::vector<cv::Point2f> poly;
-      for (const auto& p : q) {
-        const cv::Point2d v = mid + (p - mid) * grow;
-        poly.emplace_back(static_cast<float>(v.x), static_cast<float>(v.y));
-      }
-      corner_regions_.push_back(std::move(poly));
+      if (auto poly = marker_region(q, options_.radius_in)) corner_regions_.push_back(*poly);
     }
   }
   // The whole table is searched every few frames, and every frame while a base the player

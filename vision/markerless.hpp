@@ -7,6 +7,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,13 +25,19 @@ namespace duels::vision {
 struct DiscOptions {
   double px_per_in = 0;  ///< resolution of the top view searched (0: 7 pixels per base radius)
   double top_height_in = 0.75;
-  double radius_in = 1.0;    ///< expected base radius
-  double min_contrast = 20;  ///< top-view candidates: grey levels between top and surroundings
-  int max_candidates = 80;   ///< the strongest top-view candidates measured per frame
-  int search_every = 5;      ///< markerless pipeline: frames between searches of the whole
-                             ///< table (between them, the bases followed are measured)
-  double min_rim_step = 30;  ///< grey levels from just outside the rim to just inside (median
-                             ///< over the rim points kept)
+  double radius_in = 1.0;     ///< expected base radius
+  double min_contrast = 20;   ///< top-view candidates: grey levels between top and surroundings
+  int max_candidates = 80;    ///< the strongest top-view candidates measured per frame
+  int search_every = 5;       ///< markerless pipeline: frames between searches of the whole
+                              ///< table (between them, the bases followed are measured)
+  double min_rim_step = 30;   ///< grey levels from just outside the rim to just inside (median
+                              ///< over the rim points kept)
+  int min_new_rim_rays = 34;  ///< a disc where none was followed and not fitted tightly needs
+                              ///< its rim on this many of the 48 rays
+  /// The table's own markers where the calibration put them (corners in table inches, on the
+  /// table; vision/pipeline.hpp's table_markers_from_calibration or table_markers_of): no base
+  /// is looked for on them, even where the camera sees one only in part and cannot find it.
+  std::vector<std::array<cv::Point2d, 4>> table_markers_in;
 };
 
 /// Finds round base tops. Builds the rectifying map once for a table plane.
@@ -124,6 +131,8 @@ class MarkerlessPipeline {
   /// The table's corner markers (ids 0-3) as last seen, widened to where a base centred would
   /// stand on them (table inches); looked for every `kCornerEvery` frames.
   std::vector<std::vector<cv::Point2f>> corner_regions_;
+  /// DiscOptions::table_markers_in, widened the same way (table inches at the tops' height).
+  std::vector<std::vector<cv::Point2f>> known_regions_;
   static constexpr int kCornerEvery = 50;
   std::int64_t processed_ = 0;
   std::vector<TrackedBase> last_;  ///< the bases after the last frame (their places are hints)

@@ -3,10 +3,14 @@
 // base is named once by its true place at the first frame, as a player would with `--name`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
+#include "calib/table.hpp"
 #include "vision/coverage.hpp"
 #include "vision/markerless.hpp"
+#include "vision/pipeline.hpp"
+#include "vision/render.hpp"
 
 namespace duels::vision {
 namespace {
@@ -44,16 +48,65 @@ TEST(Coverage, MarkerlessFindsBasesByTheirRimAt720p) {
   EXPECT_GE(r.found_total(), 29) << r.found_total() << "/" << r.all_total();
   for (std::size_t k = 0; k < 3; ++k)
     EXPECT_GE(r.found[k], r.all[k] - 2) << "third " << k;
-  // Unnamed discs: on the table's corner markers where the camera sees only part of them
-  // (which the pipeline cannot find and so cannot leave out); 1 when written.
-  EXPECT_LE(r.unnamed, 2);
+  // Unnamed discs: none (before the calibration's table markers were masked, 1 on a corner
+  // marker the camera sees only in part and cannot find).
+  EXPECT_EQ(r.unnamed, 0);
 }
 
 // A 1080p webcam (65°, 61" at 45°, blur 1.2 px), one seed: 16 of 16 found when written.
 TEST(Coverage, MarkerlessFindsBasesByTheirRimAt1080p) {
   const CoverageResult r = markerless_scenario("1080p 65deg 61in 45deg blur1.2", 1, 4);
   EXPECT_GE(r.found_total(), 15) << r.found_total() << "/" << r.all_total();
-  EXPECT_LE(r.unnamed, 1);  // on corner markers seen in part (0 when written)
+  EXPECT_EQ(r.unnamed, 0);
+}
+
+// The table's own markers, where the calibration put them (DiscOptions::table_markers_in), are
+// masked from disc candidates even when the camera cannot find them: a base standing where a
+// table marker is said to be is not reported, the others are.
+TEST(Markerless, LooksForNoBaseOnTheTableMarkersOfItsOptions) {
+  CoverageScenario sc;
+  sc.size = {1920, 1080};
+  sc.hfov_deg = 60;
+  sc.distance_in = 50;
+  sc.elevation_deg = 70;
+  sc.bases = 6;
+  sc.packed = 0;
+  SceneSpec spec = coverage_scene(sc, 4);
+  spec.bases.resize(std::min<std::size_t>(spec.bases.size(), 6));
+  for (auto& b : spec.bases)
+    b.figure_height_in = 0;
+  SceneRenderer renderer(spec);
+  FrameTruth truth;
+  const cv::Mat img = renderer.render(0, &truth);
+  ASSERT_GE(truth.bases.size(), 3U);
+  const auto found = [&](const DiscOptions& discs) {
+    MarkerlessPipeline p(renderer.plane(), discs);
+    for (int f = 0; f < 3; ++f)
+      p.process(img, f, f / 10.0);
+    std::vector<bool> seen;
+    for (const auto& t : truth.bases) {
+      const auto& d = p.last_discs();
+      seen.push_back(std::any_of(d.begin(), d.end(), [&](const cv::Point2d& c) {
+        return cv::norm(c - t.centre_in) < 0.25;
+      }));
+    }
+    return seen;
+  };
+  DiscOptions plain;
+  plain.radius_in = spec.bases.front().diameter_in / 2;
+  plain.top_height_in = spec.bases.front().height_in;
+  DiscOptions masked = plain;
+  calib::MarkerLayout layout;
+  layout.markers.push_back({7, truth.bases[0].centre_in, 1.0});  // under base 0's centre
+  masked.table_markers_in = table_markers_of(layout);
+  const std::vector<bool> all = found(plain);
+  const std::vector<bool> some = found(masked);
+  EXPECT_TRUE(all[0]);
+  EXPECT_FALSE(some[0]);
+  for (std::size_t i = 1; i < truth.bases.size(); ++i) {
+    EXPECT_TRUE(all[i]) << i;
+    EXPECT_EQ(some[i], all[i]) << i;
+  }
 }
 
 }  // namespace
