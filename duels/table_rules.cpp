@@ -150,6 +150,43 @@ bool same_blockers(const GameState& s, FigureId attacker, FigureId target,
   return i == others.size();
 }
 
+/// Answers kept on one thread: up to kEntries entries found by a hash, the last four handed out
+/// tried first (a turn asks the same question again and again). An entry is handed out only when
+/// `serves` says it answers this very question; entries stay put until the store is full, when
+/// it starts again (bounded memory).
+template <class Entry>
+class KeptAnswers {
+ public:
+  template <class Serves, class Hash, class Make>
+  const Entry& find_or_make(Serves&& serves, Hash&& hash, Make&& make) {
+    for (const Entry* e : recent_) {
+      if (e != nullptr && serves(*e)) return *e;
+    }
+    const std::uint64_t h = hash();
+    const Entry* found = nullptr;
+    const auto [first, last] = cache_.equal_range(h);
+    for (auto it = first; it != last && found == nullptr; ++it) {
+      if (serves(it->second)) found = &it->second;
+    }
+    if (found == nullptr) {
+      if (cache_.size() >= kEntries) {
+        cache_.clear();
+        recent_.fill(nullptr);
+      }
+      found = &cache_.emplace(h, make())->second;
+    }
+    recent_[next_] = found;
+    next_ = (next_ + 1) % recent_.size();
+    return *found;
+  }
+
+ private:
+  static constexpr std::size_t kEntries = 8192;
+  std::unordered_multimap<std::uint64_t, Entry> cache_;
+  std::array<const Entry*, 4> recent_{};
+  std::size_t next_ = 0;
+};
+
 Measurement measure_uncached(const GameState& s, FigureId attacker, FigureId target,
                              const Obstacles& others) {
   const auto& a = fig(s, attacker);
@@ -184,46 +221,29 @@ Measurement measure_from_positions(const GameState& s, FigureId attacker, Figure
     Obstacles others;
     Measurement m;
   };
-  constexpr std::size_t kEntries = 8192;
-  thread_local std::unordered_multimap<std::uint64_t, Entry> cache;
+  thread_local KeptAnswers<Entry> kept;
   const Disc da = base_disc(a);
   const Disc dt = base_disc(t);
-  BitHash hash;
-  hash.add(da);
-  hash.add(dt);
-  for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
-    const auto& f = fig(s, o);
-    if (o == attacker || o == target || f.eliminated || !f.position) continue;
-    hash.add(base_disc(f));
-  }
-  // The entries handed out last, tried first (the same pair is measured again and again in a
-  // turn); they point into `cache`, whose entries stay put until it is cleared.
-  thread_local std::array<const Entry*, 4> recent{};
-  thread_local std::size_t next_recent = 0;
+  auto hash = [&] {
+    BitHash h;
+    h.add(da);
+    h.add(dt);
+    for (FigureId o = 0; o < static_cast<FigureId>(s.figures.size()); ++o) {
+      const auto& f = fig(s, o);
+      if (o == attacker || o == target || f.eliminated || !f.position) continue;
+      h.add(base_disc(f));
+    }
+    return h.value();
+  };
   auto serves = [&](const Entry& e) {
     return same_bits(e.a, da) && same_bits(e.t, dt) && same_blockers(s, attacker, target, e.others);
   };
-  for (const Entry* e : recent) {
-    if (e != nullptr && serves(*e)) return e->m;
-  }
-  const std::uint64_t h = hash.value();
-  const Entry* found = nullptr;
-  const auto [first, last] = cache.equal_range(h);
-  for (auto it = first; it != last && found == nullptr; ++it) {
-    if (serves(it->second)) found = &it->second;
-  }
-  if (found == nullptr) {
-    if (cache.size() >= kEntries) {  // bounded memory: start again
-      cache.clear();
-      recent.fill(nullptr);
-    }
+  auto make = [&] {
     Obstacles others = line_of_fire_blockers(s, attacker, target);
     Measurement m = measure_uncached(s, attacker, target, others);
-    found = &cache.emplace(h, Entry{da, dt, std::move(others), std::move(m)})->second;
-  }
-  recent[next_recent] = found;
-  next_recent = (next_recent + 1) % recent.size();
-  return found->m;
+    return Entry{da, dt, std::move(others), std::move(m)};
+  };
+  return kept.find_or_make(serves, hash, make).m;
 }
 
 MoveObstacles move_obstacles_of(const GameState& s, FigureId mover) {
@@ -302,38 +322,20 @@ MoveField move_field_of(const GameState& s, FigureId mover) {
     MoveObstacles world;
     MoveField field;
   };
-  constexpr std::size_t kEntries = 8192;
-  thread_local std::unordered_multimap<std::uint64_t, Entry> cache;
+  thread_local KeptAnswers<Entry> kept;
   const Disc disc = base_disc(fig(s, mover));
-  // The entries handed out last, tried first (the opponent's choice of a move and the engine's
-  // check of it ask for the same field); they point into `cache`, whose entries stay put until
-  // it is cleared.
-  thread_local std::array<const Entry*, 4> recent{};
-  thread_local std::size_t next_recent = 0;
   auto serves = [&](const Entry& e) {
     return same_bits(e.disc, disc) && same_world(s, mover, e.world);
   };
-  for (const Entry* e : recent) {
-    if (e != nullptr && serves(*e)) return e->field;
-  }
-  const std::uint64_t h = world_hash(s, mover, disc);
-  const Entry* found = nullptr;
-  const auto [first, last] = cache.equal_range(h);
-  for (auto it = first; it != last && found == nullptr; ++it) {
-    if (serves(it->second)) found = &it->second;
-  }
-  if (found == nullptr) {
-    if (cache.size() >= kEntries) {  // bounded memory: start again
-      cache.clear();
-      recent.fill(nullptr);
-    }
+  auto make = [&] {
     MoveObstacles world = move_obstacles_of(s, mover);
     MoveField field(disc, world);
-    found = &cache.emplace(h, Entry{disc, std::move(world), std::move(field)})->second;
-  }
-  recent[next_recent] = found;
-  next_recent = (next_recent + 1) % recent.size();
-  return found->field;
+    return Entry{disc, std::move(world), std::move(field)};
+  };
+  return kept
+      .find_or_make(
+          serves, [&] { return world_hash(s, mover, disc); }, make)
+      .field;
 }
 
 MoveCheck check_move(const GameState& s, FigureId figure, Point to, double allowance_in) {

@@ -182,15 +182,13 @@ TEST(EncountersMatch, MoreUsableAbilitiesThanTheLimitAreRefusedAndCounted) {
   EXPECT_EQ(r.error(), "too many usable abilities at once (48, the limit is 16)");
 }
 
-// Found by fuzz_encounters_spec (slow input): a card of eight small ± abilities held twice
-// (16 abilities, each turning a die up or down) against "twice 9" with six dice kept the finder
-// busy for two minutes. Copies of one ability are now searched once, not once per numbering of
-// the copies, and the answer comes well within the default budget.
-TEST(EncountersMatch, ManySmallPlusMinusAbilitiesAnswerWithinTheBudget) {
-  MatchQuery q = query({2, 6, 4, 2, 5, 3}, 9, {"metahuman", "magic"});
+/// "Twice" against `value` with two copies of the card `spec`: some way is found, and each is legal
+/// (every copy of an ability used once).
+void expect_twice_answered(std::vector<int> dice, int value, const char* spec,
+                           std::vector<std::string> keywords = {}) {
+  MatchQuery q = query(std::move(dice), value, std::move(keywords));
   q.twice = true;
-  q.max_solutions = 5;
-  const char* spec = "Wim: +-2; +1; +2; +-2; +-4; +1; +2; +-2";
+  q.max_solutions = 20;
   q.cards = {card(spec), card(spec)};
   const auto r = find_matches(q);
   ASSERT_TRUE(r) << r.error();
@@ -199,19 +197,20 @@ TEST(EncountersMatch, ManySmallPlusMinusAbilitiesAnswerWithinTheBudget) {
     expect_valid(s, q);
 }
 
+// Found by fuzz_encounters_spec (slow input): a card of eight small ± abilities held twice
+// (16 abilities, each turning a die up or down) against "twice 9" with six dice kept the finder
+// busy for two minutes. Copies of one ability are now searched once, not once per numbering of
+// the copies, and the answer comes well within the default budget.
+TEST(EncountersMatch, ManySmallPlusMinusAbilitiesAnswerWithinTheBudget) {
+  expect_twice_answered({2, 6, 4, 2, 5, 3}, 9, "Wim: +-2; +1; +2; +-2; +-4; +1; +2; +-2",
+                        {"metahuman", "magic"});
+}
+
 // Sixteen copies of one ability: without treating the copies as one, "twice 13" on eight dice
 // exhausts any budget; with it, the finder answers, and every way uses each copy once.
 TEST(EncountersMatch, CopiesOfOneAbilityAreSearchedOnce) {
-  MatchQuery q = query({1, 2, 3, 4, 5, 6, 1, 2}, 13);
-  q.twice = true;
-  q.max_solutions = 20;
-  const char* spec = "Ones: +-1; +-1; +-1; +-1; +-1; +-1; +-1; +-1";
-  q.cards = {card(spec), card(spec)};
-  const auto r = find_matches(q);
-  ASSERT_TRUE(r) << r.error();
-  ASSERT_FALSE(r->solutions.empty());
-  for (const Solution& s : r->solutions)
-    expect_valid(s, q);
+  expect_twice_answered({1, 2, 3, 4, 5, 6, 1, 2}, 13,
+                        "Ones: +-1; +-1; +-1; +-1; +-1; +-1; +-1; +-1");
 }
 
 // A hand whose abilities combine in more ways than the search budget allows gets an answer in
