@@ -300,18 +300,29 @@ void attack_states_sparse(const OddsQuery& q, Emit&& emit) {
   }
 }
 
+/// How many dodge rolls total at most x: a plain sum, folded in through its cumulative counts.
+class DodgeCounts {
+ public:
+  explicit DodgeCounts(const dice::Distribution& dodge)
+      : dodge_(dodge), cum_(dice::cumulative(dodge)) {}
+  std::uint64_t operator()(int x) const {
+    if (x < dodge_.min()) return 0;
+    if (x >= dodge_.max()) return dodge_.total;
+    return cum_[static_cast<std::size_t>(x - dodge_.offset)];
+  }
+
+ private:
+  const dice::Distribution& dodge_;
+  std::vector<std::uint64_t> cum_;
+};
+
 }  // namespace
 
 OddsResult attack_odds(const OddsQuery& q) {
   check_query(q);
   // Dodge: a plain sum, folded in through its cumulative counts.
   const dice::Distribution dodge = dice::sum_of(q.dodge);
-  const auto dodge_cum = dice::cumulative(dodge);
-  auto dodge_at_most = [&](int x) -> std::uint64_t {
-    if (x < dodge.min()) return 0;
-    if (x >= dodge.max()) return dodge.total;
-    return dodge_cum[static_cast<std::size_t>(x - dodge.offset)];
-  };
+  const DodgeCounts dodge_at_most(dodge);
 
   OddsResult r;
   std::uint64_t attack_total = 1;
@@ -364,12 +375,7 @@ OddsResult AttackSide::against(const std::vector<dice::Die>& dodge_dice) const {
     throw std::invalid_argument("too many dice for exact odds");
   // What attack_odds does with each final state of the attack dice, in the same order.
   const dice::Distribution dodge = dice::sum_of(dodge_dice);
-  const auto dodge_cum = dice::cumulative(dodge);
-  auto dodge_at_most = [&](int x) -> std::uint64_t {
-    if (x < dodge.min()) return 0;
-    if (x >= dodge.max()) return dodge.total;
-    return dodge_cum[static_cast<std::size_t>(x - dodge.offset)];
-  };
+  const DodgeCounts dodge_at_most(dodge);
   OddsResult r;
   r.total = attack_total_ * dodge.total;
   r.clicks.assign(1, 0);
