@@ -168,9 +168,8 @@ void add_track(CLI::App& root) {
     std::vector<std::array<cv::Point2d, 4>> table_markers;
     if (!opts->calib.empty()) {
       table_markers = vision::table_markers_from_calibration(opts->calib);
-    } else if (renderer && renderer->spec().corner_marker_side_in > 0) {
-      table_markers = vision::table_markers_of(calib::corner_marker_layout(
-          renderer->spec().table, renderer->spec().corner_marker_side_in, 0.5));
+    } else if (renderer) {
+      table_markers = vision::table_markers_of(vision::scene_corner_markers(renderer->spec()));
     }
     if (opts->markerless) {
       vision::DiscOptions discs;

@@ -44,7 +44,6 @@ double time_ms(F&& f) {
 }
 
 constexpr double kCornerMarkerIn = 4.0;
-constexpr double kCornerInsetIn = 0.5;
 
 // A webcam of the scenario: pinhole of the given horizontal field of view, mild barrel
 // distortion (calib's example webcam's coefficients, which are size-free).
@@ -96,8 +95,7 @@ calib::TablePlane misjudged_plane(const SceneSpec& spec, double error, std::uint
   lens.camera_matrix(0, 0) *= k;
   lens.camera_matrix(1, 1) *= k;
   if (error == 0) return {spec.camera, spec.table_to_camera, spec.table};
-  const calib::MarkerLayout layout =
-      calib::corner_marker_layout(spec.table, kCornerMarkerIn, kCornerInsetIn);
+  const calib::MarkerLayout layout = scene_corner_markers(spec);
   calib::TableCorrespondences pts;
   pts.method = "corner markers (coverage bench)";
   const cv::Size s = spec.camera.image_size;
@@ -221,8 +219,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     // The table's corner markers where the calibration put them (as `duels calibrate table`
     // stores them): no ring is looked for there.
     RingIdentityOptions rings;
-    rings.table_markers_in =
-        table_markers_of(calib::corner_marker_layout(spec.table, kCornerMarkerIn, kCornerInsetIn));
+    rings.table_markers_in = table_markers_of(scene_corner_markers(spec));
     Pipeline pipeline(plane, base_map_from_scene(spec), detector, {}, {}, rings);
     // Markerless: every base named once by its true place at the first frame, as a player
     // would (`duels track --markerless --name b4@X,Y`); the name gives the truth's id back.

@@ -139,11 +139,7 @@ struct SceneRenderer::Impl {
 
   Impl(const SceneSpec& spec, const calib::TablePlane& plane)
       : camera(spec.camera, spec.look.supersample) {
-    const calib::MarkerLayout layout =
-        spec.corner_marker_side_in > 0
-            ? calib::corner_marker_layout(spec.table, spec.corner_marker_side_in, 0.5,
-                                          spec.dictionary, 0)
-            : calib::MarkerLayout{spec.dictionary, {}};
+    const calib::MarkerLayout layout = scene_corner_markers(spec);
     calib::TableLook look;
     look.felt_grey = spec.look.felt_grey;
     look.px_per_in = 24;

@@ -62,6 +62,12 @@ int SceneSpec::frame_count() const {
   return std::max(1, static_cast<int>(std::floor(duration_s * fps + 1e-9)));
 }
 
+calib::MarkerLayout scene_corner_markers(const SceneSpec& spec) {
+  if (spec.corner_marker_side_in <= 0) return calib::MarkerLayout{spec.dictionary, {}};
+  return calib::corner_marker_layout(spec.table, spec.corner_marker_side_in, 0.5, spec.dictionary,
+                                     0);
+}
+
 BasePose base_pose_at(const SceneBaseSpec& base, double t_s) {
   if (base.path.empty()) return {};
   const auto& p = base.path;

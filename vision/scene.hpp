@@ -124,6 +124,10 @@ struct BasePose {
   double angle_deg = 90;
 };
 /// The pose of a base at `t_s`.
+/// The registration markers a scene draws at the table's corners (0.5" in from both edges),
+/// empty when it draws none: what the renderer paints and where trackers of it look for no base.
+calib::MarkerLayout scene_corner_markers(const SceneSpec& spec);
+
 BasePose base_pose_at(const SceneBaseSpec& base, double t_s);
 
 /// Where a base's figure stands on its top, in the base frame (+y = facing): a disc at the back
