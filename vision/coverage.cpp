@@ -208,7 +208,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
   std::vector<double> gap_err;
   std::vector<double> ours_ms;
   std::vector<double> plain_ms;
-  for (int seed = 1; seed <= sc.seeds; ++seed) {
+  for (int seed = sc.first_seed; seed < sc.first_seed + sc.seeds; ++seed) {
     const SceneSpec spec = coverage_scene(sc, static_cast<std::uint64_t>(seed));
     SceneRenderer renderer(spec);
     FrameTruth truth;

@@ -39,7 +39,8 @@ struct CoverageScenario {
   Degradation degradation = typical_webcam();
   double lens_error = 0.005;  ///< the pipeline's focal length is off by this share
   int seeds = 2;
-  int frames = 6;  ///< still frames (10 fps) per seed; the last one is scored
+  int first_seed = 1;  ///< seeds first_seed … first_seed + seeds − 1
+  int frames = 6;      ///< still frames (10 fps) per seed; the last one is scored
 };
 
 /// The scores of a scenario (all seeds together).

@@ -203,6 +203,19 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
     for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()),
                                          search, exclude)) {
+      // Bases do not overlap, and a base that stood still does not jump half a radius in one
+      // frame: a ring fitted over a ring that stood still a moment ago (seen in the last
+      // `settled_hold_s`), but not where it stood, is a false one (a fit where packed bases
+      // meet, or beside a ring whose own rim was not fitted this frame). It would otherwise
+      // take that ring's place and name.
+      const bool over_settled =
+          std::any_of(ring_tracks_.begin(), ring_tracks_.end(), [&](const RingTrack& t) {
+            const double d = cv::norm(t.centre - s.centre_in);
+            return t.finder == f && t.frames >= o.settled_frames &&
+                   time_s - t.last_seen_s <= o.settled_hold_s && d > o.jump_in &&
+                   d < 0.9 * ring_finders_[f].diameter_in();
+          });
+      if (over_settled) continue;
       // The same ring as a tracked one nearby (nearest first), or a new one.
       std::size_t best = ring_tracks_.size();
       double best_d = o.follow_in;
@@ -303,6 +316,28 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     return s;
   };
   const double best_total = total(best);
+  // A ring whose own evidence does not single out its code (another code fits it within the
+  // margin) is named only by exclusion: those other codes are held by other rings. That is
+  // believed only when each of them is read well enough there to be named with it; a misread
+  // ring (a far ring read through the blur) would otherwise push this one onto a wrong code.
+  std::vector<int> holder(static_cast<std::size_t>(n_codes), -1);
+  for (int r = 0; r < n; ++r) {
+    if (best[static_cast<std::size_t>(r)] < n_codes)
+      holder[static_cast<std::size_t>(best[static_cast<std::size_t>(r)])] = r;
+  }
+  const auto excluded_by_strong = [&](int r, int col) {
+    const auto& row = cost[static_cast<std::size_t>(r)];
+    for (int c = 0; c < n_codes; ++c) {
+      if (c == col || -row[static_cast<std::size_t>(c)] <
+                          -row[static_cast<std::size_t>(col)] - o.min_margin_sectors)
+        continue;
+      const int h = holder[static_cast<std::size_t>(c)];
+      if (h < 0) return false;
+      const RingAgreement& a = agree[static_cast<std::size_t>(h)][static_cast<std::size_t>(c)];
+      if (a.score < o.min_score || a.sectors < o.min_sectors) return false;
+    }
+    return true;
+  };
   for (int r = 0; r < n; ++r) {
     RingTrack& t = ring_tracks_[rows[static_cast<std::size_t>(r)]];
     const int col = best[static_cast<std::size_t>(r)];
@@ -322,7 +357,8 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     cell = kept;
     const int id = codes[static_cast<std::size_t>(col)];
     const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
-    const bool strong = a.score >= o.min_score && a.sectors >= o.min_sectors;
+    const bool strong =
+        a.score >= o.min_score && a.sectors >= o.min_sectors && excluded_by_strong(r, col);
     if ((strong && margin >= o.min_margin_sectors) || (t.id == id && margin >= 0)) {
       for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
         if (!updated[k] && ring_tracks_[k].id == id) ring_tracks_[k].id = -1;

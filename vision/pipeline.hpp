@@ -52,6 +52,9 @@ struct RingIdentityOptions {
   double keep_sectors = 1.0;        ///< a named ring's bonus for keeping its name
   double still_in = 0.15;           ///< a ring within this of its last place is standing still
   double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
+  int settled_frames = 3;           ///< a ring seen standing still this many frames, and
+  double settled_hold_s = 1.0;      ///< seen within this long, keeps its place: a ring fitted
+  double jump_in = 0.5;             ///< over it, farther than this from it, is not believed
   double forget_s = 3.0;            ///< a ring not seen for this long is forgotten
   bool skip_corner_markers = true;  ///< no ring is looked for on the table's corner markers
   /// The table's own markers where the calibration put them (corners in table inches, on the

@@ -138,6 +138,40 @@ bool fit_circle(const std::vector<cv::Point2d>& p, cv::Point2d& c, double& r, do
   return std::isfinite(c.x) && std::isfinite(c.y) && r > 0;
 }
 
+// The rim as the circle of known radius `r0` seen through blur: blur moves the strongest step
+// of a narrow white rim outward by about the same amount in pixels all round, which in table
+// inches is more where a pixel is longer (across the table's depth, far from the camera).
+// Fits the centre and that shift `bias_px`, point i lying at r0 + bias_px · in_per_px[i] from
+// the centre. False when the fit fails or the shift is implausible (outside −0.5 … 1 pixel).
+bool fit_blurred_circle(const std::vector<cv::Point2d>& p, const std::vector<double>& in_per_px,
+                        double r0, cv::Point2d& c, double& bias_px) {
+  if (p.size() < 3 || p.size() != in_per_px.size()) return false;
+  cv::Point2d cb = c;
+  double b = 0;
+  for (int it = 0; it < 10; ++it) {
+    cv::Matx33d jtj = cv::Matx33d::zeros();
+    cv::Vec3d jtr(0, 0, 0);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const cv::Point2d d = p[i] - cb;
+      const double n = std::max(1e-9, std::hypot(d.x, d.y));
+      const double res = n - (r0 + b * in_per_px[i]);
+      const cv::Vec3d j(-d.x / n, -d.y / n, -in_per_px[i]);
+      jtj += j * j.t();
+      jtr += j * res;
+    }
+    cv::Vec3d step;
+    if (!cv::solve(jtj, -jtr, step, cv::DECOMP_CHOLESKY)) return false;
+    cb += cv::Point2d(step[0], step[1]);
+    b += step[2];
+    if (std::abs(step[0]) + std::abs(step[1]) < 1e-7 && std::abs(step[2]) < 1e-5) break;
+  }
+  if (!std::isfinite(cb.x) || !std::isfinite(cb.y) || !std::isfinite(b) || b < -0.5 || b > 1.0)
+    return false;
+  c = cb;
+  bias_px = b;
+  return true;
+}
+
 }  // namespace
 
 int ring_bands(RingStyle style) {
@@ -340,6 +374,7 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   const double hi = (wide ? 1.32 : 1.2) * R;
   std::vector<cv::Point2d> rim;
   std::vector<int> rim_ray;
+  std::vector<double> rim_in_per_px;  // a pixel's length along the ray, inches
   std::vector<double> inside_level;
   std::vector<double> outside_level;
   for (int k = 0; k < kRingRays; ++k) {
@@ -394,6 +429,7 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
     const double rho = rho0 + (best + off) * step;
     rim.push_back(guess + rho * u);
     rim_ray.push_back(k);
+    rim_in_per_px.push_back((rho1 - rho0) / std::max(1e-6, len_px));
     const int in_i = std::max(0, best - static_cast<int>(0.08 * R / step) - 1);
     const int out_i = std::min(n - 1, best + static_cast<int>(0.08 * R / step) + 1);
     inside_level.push_back(prof[static_cast<std::size_t>(in_i)]);
@@ -404,11 +440,17 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   std::vector<char> keep(rim.size(), 1);
   cv::Point2d c = guess;
   double r = R;
-  double free_r = 0;  // the radius fitted freely (last free pass)
+  double free_r = 0;   // the radius fitted freely (last free pass)
+  double bias_px = 0;  // the blur's outward shift of the rim (last pass)
+  // The model's radius at rim point i.
+  const auto radius_at = [&](std::size_t i) { return r + bias_px * rim_in_per_px[i]; };
   for (int pass = 0; pass < 4; ++pass) {
     std::vector<cv::Point2d> pts;
+    std::vector<double> sizes;
     for (std::size_t i = 0; i < rim.size(); ++i) {
-      if (keep[i]) pts.push_back(rim[i]);
+      if (!keep[i]) continue;
+      pts.push_back(rim[i]);
+      sizes.push_back(rim_in_per_px[i]);
     }
     if (static_cast<int>(pts.size()) < kRingRays / 2) return std::nullopt;
     const bool free = pass < 3;
@@ -418,9 +460,18 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
       r = R * 0.985;
       if (!fit_circle(pts, c, r, r)) return std::nullopt;
     }
+    if (!free) {
+      // The known radius, seen through the blur (from the plain circle's centre).
+      cv::Point2d cb = c;
+      double b = 0;
+      if (fit_blurred_circle(pts, sizes, r, cb, b)) {
+        c = cb;
+        bias_px = b;
+      }
+    }
     std::vector<double> res;
     for (std::size_t i = 0; i < rim.size(); ++i)
-      res.push_back(std::abs(cv::norm(rim[i] - c) - r));
+      res.push_back(std::abs(cv::norm(rim[i] - c) - radius_at(i)));
     std::vector<double> sorted = res;
     std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2),
                      sorted.end());
@@ -434,11 +485,13 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   double ss = 0;
   double in_sum = 0;
   double out_sum = 0;
+  double size_sum = 0;
   std::vector<int> ray_ok(kRingRays, 0);
   for (std::size_t i = 0; i < rim.size(); ++i) {
     if (!keep[i]) continue;
-    const double e = cv::norm(rim[i] - c) - r;
+    const double e = cv::norm(rim[i] - c) - radius_at(i);
     ss += e * e;
+    size_sum += rim_in_per_px[i];
     ++s.rim_points;
     in_sum += inside_level[i];
     out_sum += outside_level[i];
@@ -467,7 +520,8 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   // when it looks like a whole ring: checked by the caller (RingFinder::measure).
   if (s.contrast < 12 || s.fit_rms_in > loose_rms || cv::norm(c - guess) > (wide ? 0.6 : 0.3) * R)
     return std::nullopt;
-  s.free_radius_in = free_r;
+  s.free_radius_in = free_r - bias_px * size_sum / s.rim_points;
+  s.edge_bias_px = bias_px;
   s.pixel_in = px_in;
   s.ray_ok = std::move(ray_ok);
   return s;
@@ -680,11 +734,11 @@ std::vector<RingSighting> RingFinder::find(
     });
     if (!near && !excluded(h)) cands.push_back({0.f, h});
   }
-  std::vector<RingSighting> out;
+  std::vector<RingSighting> fits;
   for (const auto& c : cands) {
-    // Skip candidates that an accepted ring already explains.
-    const bool taken = std::any_of(out.begin(), out.end(), [&](const RingSighting& s) {
-      return cv::norm(s.centre_in - c.at) < 1.2 * radius_;
+    // Skip candidates on a ring already fitted (the same ring).
+    const bool taken = std::any_of(fits.begin(), fits.end(), [&](const RingSighting& s) {
+      return cv::norm(s.centre_in - c.at) < 0.5 * radius_;
     });
     if (taken) continue;
     auto s = measure(gray, c.at, false);
@@ -694,10 +748,24 @@ std::vector<RingSighting> RingFinder::find(
     if (cv::norm(s->centre_in - c.at) > 0.08 * radius_) {
       if (auto again = measure(gray, s->centre_in)) s = again;
     }
-    const bool dup = std::any_of(out.begin(), out.end(), [&](const RingSighting& o) {
-      return cv::norm(o.centre_in - s->centre_in) < 1.5 * radius_;
+    fits.push_back(std::move(*s));
+  }
+  // Two bases cannot overlap: of two rings closer than 0.9 of a base's diameter, the better fit
+  // stands (more of its rim seen, closer to a circle). A false ring fitted where packed bases
+  // meet, or on one side of a real one, used to take the place of the real ring when its
+  // candidate came first.
+  const auto quality = [&](const RingSighting& s) {
+    return s.rim_points - 200.0 * s.fit_rms_in / radius_;
+  };
+  std::stable_sort(fits.begin(), fits.end(), [&](const RingSighting& a, const RingSighting& b) {
+    return quality(a) > quality(b);
+  });
+  std::vector<RingSighting> out;
+  for (auto& s : fits) {
+    const bool overlaps = std::any_of(out.begin(), out.end(), [&](const RingSighting& o) {
+      return cv::norm(o.centre_in - s.centre_in) < 1.8 * radius_;
     });
-    if (!dup) out.push_back(std::move(*s));
+    if (!overlaps) out.push_back(std::move(s));
   }
   return out;
 }

@@ -83,8 +83,11 @@ inline constexpr int kRingCodeSamples = 8 * kRingSectors;
 struct RimFit {
   cv::Point2d centre_in;      ///< table inches, the circle fitted to the rim points kept
   double radius_in = 0;       ///< the base radius searched for
-  double free_radius_in = 0;  ///< the radius when fitted freely (the last free pass)
-  double fit_rms_in = 0;      ///< RMS of the rim points kept about the circle
+  double free_radius_in = 0;  ///< the radius when fitted freely (the last free pass), less
+                              ///< the blur's shift (edge_bias_px)
+  double fit_rms_in = 0;      ///< RMS of the rim points kept about the circle (seen through
+                              ///< the blur: its radius grown by edge_bias_px)
+  double edge_bias_px = 0;    ///< how far blur moved the rim's edge outward, pixels
   int rim_points = 0;         ///< rim points kept (of kRingRays)
   double contrast = 0;        ///< grey levels between the top and what lies outside it
   double pixel_in = 0;        ///< a pixel's size at the base, inches (RMS of the two axes)

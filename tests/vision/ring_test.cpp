@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 
 #include "calib/camera_file.hpp"
 #include "calib/printable.hpp"
@@ -290,7 +291,9 @@ TEST(Coverage, RingsLocatedAcrossTheTableWithinTheErrorBounds) {
 // packed 0.3" apart, figures facing anywhere, blur 1 px, noise, JPEG 70, lens off by 0.5 %):
 // figures standing on their rings and rings partly hidden by neighbours once named bases
 // wrongly here (2 bases, each more than 1" off). Never a wrong name; the named share is what
-// the global naming reaches (16 of 32 when written), with some slack.
+// the global naming reaches (16 of 32 when written), with some slack. Since a ring is named
+// by exclusion only when the rings holding the other codes read them well, 13 (over 8 seeds
+// of the bench's 5 scenarios the one-band ring names 343 of 640, against 346 before).
 // The bench's first scenario (720p webcam) with `kind` on the bases, 2 seeds; checks what must
 // hold for every target (no wrong name, no switch, the error bounds) and gives the result.
 CoverageResult first_coverage_scenario(BaseTargetKind kind) {
@@ -309,7 +312,7 @@ CoverageResult first_coverage_scenario(BaseTargetKind kind) {
 
 TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
   const CoverageResult r = first_coverage_scenario(BaseTargetKind::kRing);
-  EXPECT_GE(r.found_total(), 14) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found_total(), 13) << r.found_total() << "/" << r.all_total();
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 22);
 }
 
@@ -326,6 +329,49 @@ TEST(Coverage, TwoBandRingsNamedFromHalfTheRingNeverWrongly) {
   EXPECT_GE(r.found[1], 10) << "middle third";
   EXPECT_GE(r.found[2], 3) << "far third";
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 28);
+}
+
+// The bench's scenario `name` (two-band rings), seeds first … first + count − 1.
+CoverageResult bench_seeds(const std::string& name, int first, int count) {
+  for (CoverageScenario sc : standard_coverage_scenarios(BaseTargetKind::kRing2)) {
+    if (sc.name.find(name) == std::string::npos) continue;
+    sc.first_seed = first;
+    sc.seeds = count;
+    const CoverageResult r = run_coverage(sc);
+    std::printf("%s seeds %d-%d: located %d, named %d of %d\n", sc.name.c_str(), first,
+                first + count - 1, r.located[0] + r.located[1] + r.located[2], r.found_total(),
+                r.all_total());
+    expect_accuracy_goal(r);
+    return r;
+  }
+  ADD_FAILURE() << "no scenario " << name;
+  return {};
+}
+
+// The flat, far 720p camera, where blur (1.2 px) widens the far rings' narrow white rim: its
+// strongest edge lies about 0.4 px outside the true one, which in inches is twice as much
+// across the table's depth, so the rim read as an ellipse 4–9 % too large and failed the fit's
+// checks. Fitted as the known circle grown by a blur shift in pixels, 60 of these 64 rings are
+// located (55 before).
+TEST(Coverage, BlurredFarRimsAreLocated) {
+  const CoverageResult r = bench_seeds("720p 60deg", 1, 4);
+  EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 59);
+  EXPECT_GE(r.found_total(), 46) << r.found_total() << "/" << r.all_total();
+}
+
+// Seed 11 of the 720p 70° scenario: a packed base's ring, standing still and named, was not
+// fitted in one frame, and a false ring fitted 1.4" beside it was followed as the same ring,
+// named, 1.3" from the truth. A ring over a ring that stood still a moment ago is not believed.
+TEST(Coverage, NoFalseRingTakesTheNameOfARingStandingStill) {
+  bench_seeds("720p 70deg", 11, 1);
+}
+
+// Seed 11 of the 720p 60° scenario: a far ring read through the blur fitted code 1 best (but
+// too poorly to be named with it), and pushed the ring truly carrying 1, whose visible quarter
+// fitted four codes alike, onto code 9 by exclusion. Exclusion is believed only when the rings
+// holding the other codes read them well.
+TEST(Coverage, NoRingNamedByExclusionFromAMisreadRing) {
+  bench_seeds("720p 60deg", 11, 1);
 }
 
 TEST(Coverage, SquareMarkersStillReadWhereTheyAreInView) {
