@@ -48,7 +48,8 @@ class DiscFinder {
   /// at even when the top view misses them.
   /// `search` false: no search of the whole table, only the hints are measured.
   /// `exclude`: table regions (polygons, inches at the tops' height) where no base is looked
-  /// for — the table's corner markers, whose white margins and corners look like rims.
+  /// for — the table's corner markers, whose white margins and corners look like rims — beside
+  /// the markers of DiscOptions::table_markers_in, which are always left out.
   [[nodiscard]] std::vector<cv::Point2d> find(
       const cv::Mat& image, const std::vector<cv::Point2d>& hints = {},
       const std::vector<std::vector<cv::Point2f>>& exclude = {}, bool search = true) const;
@@ -70,6 +71,9 @@ class DiscFinder {
   cv::Mat map_x_;
   cv::Mat map_y_;
   cv::Mat kernel_;  // a light top's matched filter in the top view
+  // DiscOptions::table_markers_in, widened to where a base centred would stand on them (table
+  // inches at the tops' height): no disc is looked for there.
+  std::vector<std::vector<cv::Point2f>> known_regions_;
 };
 
 /// Gives anonymous discs lasting identities: each disc takes the identity of the nearest known
@@ -131,8 +135,6 @@ class MarkerlessPipeline {
   /// The table's corner markers (ids 0-3) as last seen, widened to where a base centred would
   /// stand on them (table inches); looked for every `kCornerEvery` frames.
   std::vector<std::vector<cv::Point2f>> corner_regions_;
-  /// DiscOptions::table_markers_in, widened the same way (table inches at the tops' height).
-  std::vector<std::vector<cv::Point2f>> known_regions_;
   static constexpr int kCornerEvery = 50;
   std::int64_t processed_ = 0;
   std::vector<TrackedBase> last_;  ///< the bases after the last frame (their places are hints)
