@@ -63,7 +63,11 @@ asan() {
   echo "==> sanitizer build: $((SECONDS - t0)) s"
   t0=$SECONDS
   # Leaks inside the system's GL, X and font libraries (not ours) are suppressed by name.
-  ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
+  # intercept_tls_get_addr=0: LeakSanitizer otherwise scans the dynamic TLS that Mesa's driver
+  # left behind when a window closed (dlclose), and crashes on it at exit ("Tracer caught
+  # signal 11", "DTLS … at 0x2fa8") in a test process that opened two windows one after the
+  # other (overlay_editor_gui_tests); leaks are still found (checked with a leaking program).
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:intercept_tls_get_addr=0" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0" \
     ctest --test-dir build-asan --output-on-failure -j "${DUELS_JOBS:-2}" --timeout 900 \
