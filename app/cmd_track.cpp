@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/command.hpp"
+#include "calib/camera_file.hpp"
 #include "common/error.hpp"
 #include "vision/markerless.hpp"
 #include "vision/pipeline.hpp"
@@ -123,7 +124,13 @@ void add_track(CLI::App& root) {
     std::unique_ptr<vision::SceneRenderer> renderer;
     std::optional<calib::TablePlane> plane;
     std::optional<vision::BaseMap> map;
-    if (!opts->calib.empty()) plane = vision::plane_from_calibration(opts->calib);
+    // The calibration, read once: the table plane, and the table's markers (where no base or
+    // ring is looked for).
+    std::optional<calib::CameraFile> calibration;
+    if (!opts->calib.empty()) {
+      calibration = calib::read_camera_file(opts->calib);
+      plane = vision::plane_from_calibration(*calibration, opts->calib);
+    }
     if (!opts->bases.empty()) map = vision::load_base_map(opts->bases);
     switch (spec.kind) {
       case vision::SourceKind::kSynthetic: {
@@ -166,8 +173,8 @@ void add_track(CLI::App& root) {
     // The table's own markers (where no base or ring is looked for): as the calibration
     // registered them, or as the synthetic scene drew them.
     std::vector<std::array<cv::Point2d, 4>> table_markers;
-    if (!opts->calib.empty()) {
-      table_markers = vision::table_markers_from_calibration(opts->calib);
+    if (calibration) {
+      table_markers = vision::table_markers_from_calibration(*calibration);
     } else if (renderer) {
       table_markers = vision::table_markers_of(vision::scene_corner_markers(renderer->spec()));
     }

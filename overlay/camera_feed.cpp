@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "calib/camera_file.hpp"
 #include "common/error.hpp"
 #include "vision/pipeline.hpp"
 #include "vision/render.hpp"
@@ -76,6 +77,7 @@ void CameraFeed::run() {
     vision::SourceOptions so;
     so.loop = true;
     calib::TablePlane plane;
+    std::optional<calib::CameraFile> calibration;  // read once: the plane and the table markers
     vision::BaseMap map;
     if (spec.kind == vision::SourceKind::kSynthetic) {
       vision::SceneSpec scene = vision::load_named_scene(spec.path, options_.assets_dir);
@@ -110,7 +112,8 @@ void CameraFeed::run() {
       if (options_.base_map.empty())
         throw DataException(
             {options_.source, 0, "--bases", "a base map file (which marker is which figure)"});
-      plane = vision::plane_from_calibration(options_.calib_file);
+      calibration = calib::read_camera_file(options_.calib_file);
+      plane = vision::plane_from_calibration(*calibration, options_.calib_file);
       map = vision::load_base_map(options_.base_map);
       switch (spec.kind) {
         case vision::SourceKind::kCamera:
@@ -132,8 +135,8 @@ void CameraFeed::run() {
     {
       // No ring is looked for on the table's own markers (where the calibration put them).
       vision::RingIdentityOptions rings;
-      if (!options_.calib_file.empty())
-        rings.table_markers_in = vision::table_markers_from_calibration(options_.calib_file);
+      if (calibration)
+        rings.table_markers_in = vision::table_markers_from_calibration(*calibration);
       pipeline.emplace(plane, map, vision::DetectorOptions{}, vision::TrackerOptions{},
                        vision::SecondLookOptions{}, rings);
     }

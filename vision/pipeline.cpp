@@ -507,7 +507,11 @@ std::vector<std::array<cv::Point2d, 4>> table_markers_of(const calib::MarkerLayo
 }
 
 std::vector<std::array<cv::Point2d, 4>> table_markers_from_calibration(const std::string& path) {
-  const calib::CameraFile file = calib::read_camera_file(path);
+  return table_markers_from_calibration(calib::read_camera_file(path));
+}
+
+std::vector<std::array<cv::Point2d, 4>> table_markers_from_calibration(
+    const calib::CameraFile& file) {
   std::vector<std::array<cv::Point2d, 4>> out;
   // A marker registration stores each marker's four corners in turn (calib/table.cpp).
   if (!file.table || file.table->points.method.rfind("markers", 0) != 0) return out;
@@ -522,7 +526,10 @@ std::vector<std::array<cv::Point2d, 4>> table_markers_from_calibration(const std
 }
 
 calib::TablePlane plane_from_calibration(const std::string& path) {
-  const calib::CameraFile file = calib::read_camera_file(path);
+  return plane_from_calibration(calib::read_camera_file(path), path);
+}
+
+calib::TablePlane plane_from_calibration(const calib::CameraFile& file, const std::string& path) {
   if (!file.table) {
     throw DataException({path, 0, "table",
                          "a calibration with a table registration (run `duels calibrate table` "

@@ -15,6 +15,10 @@
 #include "vision/scene.hpp"
 #include "vision/tracker.hpp"
 
+namespace duels::calib {
+struct CameraFile;
+}
+
 namespace duels::vision {
 
 /// The second look for small markers: far from the camera a marker is a few pixels per cell
@@ -127,10 +131,15 @@ calib::TablePlane plane_from_scene(const SceneSpec& scene);
 /// The table plane stored in a calibration file. Throws DataException when the file has no
 /// table registration.
 calib::TablePlane plane_from_calibration(const std::string& path);
+/// The same from a calibration file already read (`path` names it in the error).
+calib::TablePlane plane_from_calibration(const calib::CameraFile& file, const std::string& path);
 /// The table markers a calibration file's table registration was solved from (the corners of
 /// each marker, table inches), for RingIdentityOptions::table_markers_in. Empty when the table
 /// was registered otherwise (a board) or the file has no registration.
 std::vector<std::array<cv::Point2d, 4>> table_markers_from_calibration(const std::string& path);
+/// The same from a calibration file already read.
+std::vector<std::array<cv::Point2d, 4>> table_markers_from_calibration(
+    const calib::CameraFile& file);
 /// The table markers of a marker layout (its squares' corners, table inches).
 std::vector<std::array<cv::Point2d, 4>> table_markers_of(const calib::MarkerLayout& layout);
 
