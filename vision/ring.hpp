@@ -96,11 +96,11 @@ struct RimFit {
 /// Fits the rim of a base (radius `radius_in`, top `top_height_in` above the table) near
 /// `guess_in`: the strongest light → dark step outward along kRingRays rays from the guess,
 /// sampled at sub-pixel precision in the picture and fitted as a circle in table inches at the
-/// top's height (free radius first, trimmed, then the known radius), so points where a figure
-/// hides the rim are left out. `wide`: the guess may be half a radius off. Nothing when fewer
-/// than half the rays keep a rim point, the contrast is under 12 grey levels, the fit's RMS is
-/// over 0.06 R or 0.6 pixel, or the centre lies far from the guess. Shared by the ring finder
-/// and markerless mode.
+/// top's height (free radius first, trimmed, then the known radius grown by one blur shift in
+/// pixels, edge_bias_px), so points where a figure hides the rim are left out. `wide`: the guess
+/// may be half a radius off. Nothing when fewer than half the rays keep a rim point, the contrast
+/// is under 12 grey levels, the fit's RMS is over 0.06 R or 0.6 pixel, or the centre lies far from
+/// the guess. Shared by the ring finder and markerless mode.
 std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
                                    cv::Point2d guess_in, double radius_in, double top_height_in,
                                    bool wide = false);
@@ -144,7 +144,8 @@ class RingFinder {
   /// and the candidates of the last search are measured again.
   /// `exclude`: table regions (polygons, inches) where no ring can be — the table's corner
   /// markers, whose black and white corners look like pieces of a rim; no candidate there
-  /// is measured.
+  /// is measured. Of two rings fitted closer than 0.9 of a diameter (bases do not overlap),
+  /// the better fit is kept.
   [[nodiscard]] std::vector<RingSighting> find(
       const cv::Mat& gray, const std::vector<cv::Point2d>& hints = {}, int expected = 20,
       bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {}) const;
