@@ -25,25 +25,6 @@ std::optional<double> grey_at(const calib::TablePlane& plane, const cv::Mat& gra
   return gray.at<unsigned char>(v, u);
 }
 
-// A marker (its corners in table inches at the tops' height) widened by a base's radius and a
-// quarter of the marker (its white margin): where a base centred would stand on the marker.
-std::optional<std::vector<cv::Point2f>> marker_region(const std::vector<cv::Point2d>& q,
-                                                      double radius_in) {
-  if (q.size() != 4) return std::nullopt;
-  const cv::Point2d mid = (q[0] + q[1] + q[2] + q[3]) / 4;
-  const double side = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) +
-                       cv::norm(q[0] - q[3])) /
-                      4;
-  if (side <= 0) return std::nullopt;
-  const double grow = (side + 2 * (0.25 * side + radius_in)) / side;
-  std::vector<cv::Point2f> poly;
-  for (const auto& p : q) {
-    const cv::Point2d v = mid + (p - mid) * grow;
-    poly.emplace_back(static_cast<float>(v.x), static_cast<float>(v.y));
-  }
-  return poly;
-}
-
 }  // namespace
 
 DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
@@ -86,13 +67,8 @@ DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
   // The table's own markers lie on the table; a base's top is higher, so each is seen where
   // the camera's rays through its corners meet the tops' height.
   for (const auto& quad : options_.table_markers_in) {
-    std::vector<cv::Point2d> q;
-    for (const auto& c : quad) {
-      const auto px = plane_.table_to_image({c.x, c.y, 0});
-      if (!px) break;
-      if (auto t = plane_.image_to_table(*px, options_.top_height_in)) q.push_back(*t);
-    }
-    if (auto poly = marker_region(q, options_.radius_in)) known_regions_.push_back(*poly);
+    if (auto poly = marker_keep_out(plane_, quad, options_.top_height_in, options_.radius_in))
+      known_regions_.push_back(*poly);
   }
 }
 
@@ -126,14 +102,8 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
                                           const std::vector<cv::Point2d>& hints,
                                           const std::vector<std::vector<cv::Point2f>>& exclude,
                                           bool search) const {
-  const auto inside = [](const std::vector<std::vector<cv::Point2f>>& polys, cv::Point2d at) {
-    return std::any_of(polys.begin(), polys.end(), [&](const std::vector<cv::Point2f>& poly) {
-      return cv::pointPolygonTest(
-                 poly, cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), false) >= 0;
-    });
-  };
   const auto excluded = [&](cv::Point2d at) {
-    return inside(exclude, at) || inside(known_regions_, at);
+    return inside_any(exclude, at) || inside_any(known_regions_, at);
   };
   const cv::Mat gray = calib::to_gray(image);
   const double R = options_.radius_in;
@@ -318,11 +288,9 @@ TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame,
     corner_regions_.clear();  // the calibration's markers: the finder's own (DiscOptions)
     for (const Detection& d : detector_.detect(image)) {
       if (d.marker_id < 0 || d.marker_id >= 4) continue;
-      std::vector<cv::Point2d> q;
-      for (const auto& p : d.corners_px) {
-        if (auto t = plane_.image_to_table(p, options_.top_height_in)) q.push_back(*t);
-      }
-      if (auto poly = marker_region(q, options_.radius_in)) corner_regions_.push_back(*poly);
+      if (auto poly =
+              marker_keep_out(plane_, d.corners_px, options_.top_height_in, options_.radius_in))
+        corner_regions_.push_back(*poly);
     }
   }
   // The whole table is searched every few frames, and every frame while a base the player

@@ -109,4 +109,17 @@ struct BaseObservation {
 std::vector<BaseObservation> locate_bases(const std::vector<Detection>& detections,
                                           const BaseMap& map, const calib::TablePlane& plane);
 
+/// Where no base of radius `radius_in` can stand centred, round one of the table's own markers
+/// seen at `corners_px`: the marker where the camera's rays through its corners meet the bases'
+/// tops (`top_height_in`), widened by the base's radius and a quarter of the marker (its white
+/// margin); table inches. Nothing when a corner does not meet that height. Its black and white
+/// corners and the edge of its paper look like pieces of a base's rim.
+std::optional<std::vector<cv::Point2f>> marker_keep_out(
+    const calib::TablePlane& plane, const std::array<cv::Point2f, 4>& corners_px,
+    double top_height_in, double radius_in);
+/// The same for a marker lying on the table with corners `corners_in` (table inches).
+std::optional<std::vector<cv::Point2f>> marker_keep_out(
+    const calib::TablePlane& plane, const std::array<cv::Point2d, 4>& corners_in,
+    double top_height_in, double radius_in);
+
 }  // namespace duels::vision

@@ -149,16 +149,15 @@ Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detecto
     ring_codes_[f].push_back(b.marker_id);
   }
   any_square_ = !squares.bases.empty();
-  for (const auto& quad : ring_options_.table_markers_in) {
-    std::array<cv::Point2f, 4> px;
-    bool ok = true;
-    for (std::size_t k = 0; k < 4 && ok; ++k) {
-      const auto p = plane_.table_to_image({quad[k].x, quad[k].y, 0});
-      ok = p.has_value();
-      if (ok) px[k] = cv::Point2f(static_cast<float>(p->x), static_cast<float>(p->y));
+  known_keep_out_.resize(ring_finders_.size());
+  for (std::size_t f = 0; f < ring_finders_.size(); ++f) {
+    for (const auto& quad : ring_options_.table_markers_in) {
+      if (auto poly = marker_keep_out(plane_, quad, ring_finders_[f].top_height_in(),
+                                      ring_finders_[f].diameter_in() / 2))
+        known_keep_out_[f].push_back(std::move(*poly));
     }
-    if (ok) known_markers_px_.push_back(px);
   }
+  ring_keep_out_ = known_keep_out_;
   if (second_.enabled && any_square_)
     band_ = band_of_small_markers(plane_, squares, second_.small_marker_px);
 }
@@ -174,32 +173,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     for (const auto& t : ring_tracks_) {
       if (t.finder == f) hints.push_back(t.centre);
     }
-    // The corner markers where this finder looks (at its tops' height), widened by a ring's
-    // radius and a quarter of the marker (its white margin): a ring centred there would stand
-    // on the marker.
-    std::vector<std::vector<cv::Point2f>> exclude;
-    const double radius = ring_finders_[f].diameter_in() / 2;
-    std::vector<std::array<cv::Point2f, 4>> markers = corner_markers_px_;
-    markers.insert(markers.end(), known_markers_px_.begin(), known_markers_px_.end());
-    for (const auto& quad : markers) {
-      std::vector<cv::Point2d> q;
-      for (const auto& p : quad) {
-        if (auto t = plane_.image_to_table(p, ring_finders_[f].top_height_in())) q.push_back(*t);
-      }
-      if (q.size() != 4) continue;
-      const cv::Point2d mid = (q[0] + q[1] + q[2] + q[3]) / 4;
-      const double side = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) +
-                           cv::norm(q[0] - q[3])) /
-                          4;
-      if (side <= 0) continue;
-      const double grow = (side + 2 * (0.25 * side + radius)) / side;
-      std::vector<cv::Point2f> poly;
-      for (const auto& p : q) {
-        const cv::Point2d v = mid + (p - mid) * grow;
-        poly.emplace_back(static_cast<float>(v.x), static_cast<float>(v.y));
-      }
-      exclude.push_back(std::move(poly));
-    }
+    const std::vector<std::vector<cv::Point2f>>& exclude = ring_keep_out_[f];
     const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
     for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()),
                                          search, exclude)) {
@@ -458,9 +432,14 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
     const std::vector<Detection> found =
         any_square_ ? r.detections
                     : detector_.detect_gray(gray, cv::Rect(0, 0, gray.cols, gray.rows));
-    corner_markers_px_.clear();
+    ring_keep_out_ = known_keep_out_;
     for (const Detection& d : found) {
-      if (d.marker_id >= 0 && d.marker_id < 4) corner_markers_px_.push_back(d.corners_px);
+      if (d.marker_id < 0 || d.marker_id >= 4) continue;
+      for (std::size_t f = 0; f < ring_finders_.size(); ++f) {
+        if (auto poly = marker_keep_out(plane_, d.corners_px, ring_finders_[f].top_height_in(),
+                                        ring_finders_[f].diameter_in() / 2))
+          ring_keep_out_[f].push_back(std::move(*poly));
+      }
     }
   }
   if (!ring_finders_.empty()) {

@@ -113,12 +113,12 @@ class Pipeline {
   std::vector<RingFinder> ring_finders_;      ///< one per base size carrying rings
   std::vector<std::vector<int>> ring_codes_;  ///< the codes in play, per finder
   std::vector<RingTrack> ring_tracks_;
-  /// The table's corner markers (ids 0-3) as last seen, image corners: their black and white
-  /// corners look like pieces of a rim, so no ring is looked for on them. Looked for every
-  /// `kCornerEvery` frames (they do not move).
-  std::vector<std::array<cv::Point2f, 4>> corner_markers_px_;
-  /// The table markers of the options, projected (image corners).
-  std::vector<std::array<cv::Point2f, 4>> known_markers_px_;
+  /// Per finder, where no ring is looked for (vision/markers.hpp's marker_keep_out, at its
+  /// tops' height): round the table markers of the options (`known_keep_out_`, fixed) and the
+  /// table's corner markers (ids 0-3) as last seen, whose black and white corners look like
+  /// pieces of a rim. Those are looked for every `kCornerEvery` frames (they do not move).
+  std::vector<std::vector<std::vector<cv::Point2f>>> known_keep_out_;
+  std::vector<std::vector<std::vector<cv::Point2f>>> ring_keep_out_;
   static constexpr int kCornerEvery = 50;
   bool any_square_ = false;
   std::int64_t processed_ = 0;

@@ -665,15 +665,17 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   return s;
 }
 
+bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at) {
+  const cv::Point2f p(static_cast<float>(at.x), static_cast<float>(at.y));
+  return std::any_of(regions.begin(), regions.end(), [&](const std::vector<cv::Point2f>& poly) {
+    return cv::pointPolygonTest(poly, p, false) >= 0;
+  });
+}
+
 std::vector<RingSighting> RingFinder::find(
     const cv::Mat& gray, const std::vector<cv::Point2d>& hints, int expected, bool search,
     const std::vector<std::vector<cv::Point2f>>& exclude) const {
-  const auto excluded = [&](cv::Point2d at) {
-    return std::any_of(exclude.begin(), exclude.end(), [&](const std::vector<cv::Point2f>& poly) {
-      return cv::pointPolygonTest(
-                 poly, cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), false) >= 0;
-    });
-  };
+  const auto excluded = [&](cv::Point2d at) { return inside_any(exclude, at); };
   struct Cand {
     float s;
     cv::Point2d at;

@@ -131,6 +131,10 @@ std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
                                            const std::vector<int>& candidates,
                                            RingStyle style = RingStyle::kOneBand);
 
+/// True when the table point `at` lies inside (or on) one of `regions` (polygons, table
+/// inches): the regions where no base is looked for (vision/markers.hpp's marker_keep_out).
+bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at);
+
 /// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
 /// view of the table at the top's height, then the rim fitted in the picture itself.
 class RingFinder {
