@@ -23,6 +23,7 @@ void add_coverage(CLI::App& bench) {
     std::string target = "ring2";
     std::string only;
     int seeds = 2;
+    int first_seed = 1;
     int frames = 6;
     std::string dictionary = "DICT_4X4_50";
     std::string refine = "subpix";
@@ -36,6 +37,11 @@ void add_coverage(CLI::App& bench) {
   cmd->add_option("--only", opts->only, "run only the scenarios whose name contains this");
   cmd->add_option("--seeds", opts->seeds, "seeded tables per scenario")
       ->check(CLI::Range(1, 50))
+      ->capture_default_str();
+  cmd->add_option("--first-seed", opts->first_seed,
+                  "the first seed (another set of tables to check a change on: e.g. 17 with "
+                  "--seeds 16 gives tables none of 1-16 are)")
+      ->check(CLI::Range(1, 10000))
       ->capture_default_str();
   cmd->add_option("--frames", opts->frames, "still frames per table (the last one is scored)")
       ->check(CLI::Range(1, 100))
@@ -78,6 +84,7 @@ void add_coverage(CLI::App& bench) {
     for (auto sc : vision::standard_coverage_scenarios(target)) {
       if (!opts->only.empty() && sc.name.find(opts->only) == std::string::npos) continue;
       sc.seeds = opts->seeds;
+      sc.first_seed = opts->first_seed;
       sc.frames = opts->frames;
       sc.dictionary = opts->dictionary;
       sc.refine_apriltag = opts->refine == "apriltag";
@@ -90,6 +97,7 @@ void add_coverage(CLI::App& bench) {
                      {"found", r.found},
                      {"all", r.all},
                      {"located", r.located},
+                     {"half_hidden", r.half_hidden},
                      {"centre_p50_in", r.centre_p50_in},
                      {"centre_p95_in", r.centre_p95_in},
                      {"gap_p50_in", r.gap_p50_in},
@@ -100,16 +108,18 @@ void add_coverage(CLI::App& bench) {
                      {"pipeline_median_ms", r.pipeline_ms},
                      {"detect_markers_median_ms", r.detect_markers_ms}});
       } else {
+        const int hidden = r.half_hidden[0] + r.half_hidden[1] + r.half_hidden[2];
         std::cout << fmt::format(
             "{:<32} {:>7} {:>7} {:>7} {:>4.0f} % {:>6.0f} % {:>6.3f}/{:<7.3f} {:>6.3f}/{:<7.3f} "
-            "{:>4} {:>4} {:>6.2f}/{:<6.2f}{}\n",
+            "{:>4} {:>4} {:>6.2f}/{:<6.2f}{}{}\n",
             r.name, third(0), third(1), third(2),
             r.all_total() ? 100.0 * r.found_total() / r.all_total() : 0.0,
             r.all_total() ? 100.0 * (r.located[0] + r.located[1] + r.located[2]) / r.all_total()
                           : 0.0,
             r.centre_p50_in, r.centre_p95_in, r.gap_p50_in, r.gap_p95_in, r.off_by_1in,
             r.identity_switches, r.pipeline_ms, r.detect_markers_ms,
-            r.unnamed ? fmt::format(" +{} unnamed", r.unnamed) : "");
+            r.unnamed ? fmt::format(" +{} unnamed", r.unnamed) : "",
+            hidden ? fmt::format(" ({} half hidden)", hidden) : "");
         std::cout.flush();
       }
     }

@@ -293,6 +293,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       const int third =
           std::clamp(static_cast<int>(t.centre_in.y / (spec.table.depth_in / 3)), 0, 2);
       ++out.all[static_cast<std::size_t>(third)];
+      if (t.ring_visible < 0.5) ++out.half_hidden[static_cast<std::size_t>(third)];
       if (std::any_of(last_rings.begin(), last_rings.end(), [&](const RingSighting& s) {
             return cv::norm(s.centre_in - t.centre_in) <= 0.25;
           })) {

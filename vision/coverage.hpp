@@ -50,6 +50,9 @@ struct CoverageResult {
   std::array<int, 3> all{};
   std::array<int, 3> located{};  ///< rings (or markerless discs) only: one fitted within 0.25" of
                                  ///< the base, named or not
+  std::array<int, 3> half_hidden{};  ///< bases with less than half of their top's code band in
+                                     ///< the camera's view (figures in front of it, their own
+                                     ///< figure): no still picture shows their code
   double centre_p50_in = 0;
   double centre_p95_in = 0;
   double gap_p50_in = 0;

@@ -369,6 +369,30 @@ FrameTruth SceneRenderer::truth_at(std::int64_t index, double time_s) const {
       }
     }
     bt.marker_visible = static_cast<double>(seen) / total;
+    // The code band (0.45 R – 0.80 R on the top): 48 points round it at two radii.
+    seen = 0;
+    total = 0;
+    for (int k = 0; k < 48; ++k) {
+      const double a = 2 * CV_PI * (k + 0.5) / 48;
+      for (double f : {0.54, 0.71}) {
+        const cv::Point3d p(pose.centre_in.x + f * bt.radius_in * std::cos(a),
+                            pose.centre_in.y + f * bt.radius_in * std::sin(a), b.height_in);
+        ++total;
+        const cv::Point2d px = calib::project_point(spec_.camera, spec_.table_to_camera, p);
+        if (px.x < 0 || px.y < 0 || px.x > size.width || px.y > size.height) continue;
+        const cv::Vec3d d = cv::Vec3d(p) - eye;
+        bool blocked = false;
+        for (const auto& s : solids) {
+          if (s.base == static_cast<int>(i)) continue;
+          if (hit(s, eye, d).t < 1 - 1e-9) {
+            blocked = true;
+            break;
+          }
+        }
+        if (!blocked) ++seen;
+      }
+    }
+    bt.ring_visible = static_cast<double>(seen) / total;
     truth.bases.push_back(bt);
   }
   return truth;

@@ -25,6 +25,8 @@ struct BaseTruth {
   double radius_in = 0;
   bool moving = false;        ///< its position changes during this frame's exposure
   double marker_visible = 0;  ///< share of the marker's top face the camera sees (0..1)
+  double ring_visible = 0;    ///< share of a base ring's code band the camera sees (0..1):
+                              ///< hidden by its own figure, other figures or bases
   std::array<cv::Point2d, 4> marker_corners_px;  ///< exact projections (picture TL, TR, BR, BL)
 };
 

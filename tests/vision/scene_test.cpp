@@ -113,6 +113,10 @@ TEST(Renderer, TheFigureStandsOnItsFootprint) {
   EXPECT_NEAR(f.centre_in.y, -0.75, 1e-9);
   SceneRenderer r(s);
   EXPECT_GT(r.truth_at(0, 0).bases[0].marker_visible, 0.99);
+  // The figure stands on the back of the top, on part of a ring's code band (0.45–0.8 R).
+  const double band = r.truth_at(0, 0).bases[0].ring_visible;
+  EXPECT_LT(band, 0.95);
+  EXPECT_GT(band, 0.7);
   s.bases[0].marker_offset_in = {0, 0.32};
   ASSERT_TRUE(marker_placement_problem(s.bases[0]));
 }
@@ -151,10 +155,12 @@ TEST(Renderer, TruthFollowsTheScriptAndSeesTheHand) {
   EXPECT_TRUE(r.truth_at(15, 1.5).bases[0].moving);
   EXPECT_DOUBLE_EQ(r.truth_at(15, 1.5).bases[0].centre_in.x, 15);
   EXPECT_GT(r.truth_at(5, 0.5).bases[0].marker_visible, 0.99);
+  EXPECT_GT(r.truth_at(5, 0.5).bases[0].ring_visible, 0.99);  // no figure on it
   // The hand passes over the base (x = 20) around t = 3.67 s.
   const FrameTruth under = r.truth_at(37, 3.0 + 2.0 / 3.0);
   EXPECT_TRUE(under.hand_in_view);
   EXPECT_LT(under.bases[0].marker_visible, 0.5);
+  EXPECT_LT(under.bases[0].ring_visible, 0.5);
 }
 
 }  // namespace
