@@ -554,6 +554,8 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   const std::array<double, 2> band_mid = {bands == 2 ? 0.7125 : 0.65, 0.5375};
   std::vector<double> level(static_cast<std::size_t>(m * bands), -1);
   std::vector<double> rim_level(m, -1);
+  constexpr int kRimGroup = 4;
+  std::vector<double> rim_px(m / kRimGroup, 0);  // the rim's width in the picture, pixels
   std::vector<double> white;
   for (int j = 0; j < m; ++j) {
     const double a = 2 * CV_PI * (j + 0.5) / m;
@@ -572,6 +574,14 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       if (cnt > 0) level[static_cast<std::size_t>(band * m + j)] = sum / cnt;
     }
     const auto pw = plane_.table_to_image({c.x + 0.9 * R * u.x, c.y + 0.9 * R * u.y, height_});
+    if (j % kRimGroup == 0) {  // the rim's width, once for each group of samples
+      const double g = 2 * CV_PI * (j + kRimGroup / 2.0) / m;
+      const cv::Point2d ug(std::cos(g), std::sin(g));
+      const auto p_in =
+          plane_.table_to_image({c.x + 0.8 * R * ug.x, c.y + 0.8 * R * ug.y, height_});
+      const auto p_out = plane_.table_to_image({c.x + R * ug.x, c.y + R * ug.y, height_});
+      if (p_in && p_out) rim_px[static_cast<std::size_t>(j / kRimGroup)] = cv::norm(*p_out - *p_in);
+    }
     if (pw) {
       const double v = bilinear(gray, pw->x, pw->y);
       rim_level[static_cast<std::size_t>(j)] = v;
@@ -600,13 +610,40 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
     return std::nullopt;
   if (half < 8) return s;  // no readable code this frame, but the rim is there
   const double mid = (w_level + b_level) / 2;
-  // How white the rim is round the ring (1 = as white as the rim at its best, 0 = dark).
+  // How white the rim is round the ring (1 = as white as the rim at its best where it looks
+  // alike, 0 = dark). A far ring's rim is 1–2 pixels wide across the table's depth and twice
+  // that along it, and the blur mixes it with the code cell inside it: a narrow rim, or one
+  // beside a black cell, reads greyer, which is not a figure standing in front of it. So each
+  // sample is judged against the rim where it is about as wide (within a fifth) and has a cell
+  // of the same shade inside it, but never against less than 0.4 of the way from the middle
+  // grey to the rim's best white (a figure is darker than that).
   std::vector<double> rim_white(m, 0.0);
-  for (int j = 0; j < m; ++j) {
-    const double v = rim_level[static_cast<std::size_t>(j)];
-    if (v >= 0)
-      rim_white[static_cast<std::size_t>(j)] =
-          std::clamp((v - mid) / (w_level - mid) * 1.25 - 0.25, 0.0, 1.0);
+  std::vector<double> alike;
+  for (int grp = 0; grp < m / kRimGroup; ++grp) {
+    const double wg = rim_px[static_cast<std::size_t>(grp)];
+    for (const bool dark : {false, true}) {
+      const auto beside = [&](int k) { return (level[static_cast<std::size_t>(k)] < mid) == dark; };
+      double ref = w_level;
+      if (wg > 0) {
+        alike.clear();
+        for (int k = 0; k < m; ++k) {
+          const double wk = rim_px[static_cast<std::size_t>(k / kRimGroup)];
+          const double vk = rim_level[static_cast<std::size_t>(k)];
+          if (beside(k) && vk >= 0 && wk > 0 && wk <= 1.2 * wg && wg <= 1.2 * wk)
+            alike.push_back(vk);
+        }
+        if (alike.size() >= static_cast<std::size_t>(m / 16)) {
+          std::nth_element(alike.begin(), alike.begin() + alike.size() * 3 / 4, alike.end());
+          ref = std::clamp(alike[alike.size() * 3 / 4], mid + 0.4 * (w_level - mid), w_level);
+        }
+      }
+      for (int j = grp * kRimGroup; j < (grp + 1) * kRimGroup; ++j) {
+        const double v = rim_level[static_cast<std::size_t>(j)];
+        if (beside(j) && v >= 0)
+          rim_white[static_cast<std::size_t>(j)] =
+              std::clamp((v - mid) / (ref - mid) * 1.25 - 0.25, 0.0, 1.0);
+      }
+    }
   }
   const auto rim_white_at = [&](double angle) {
     const double t = angle / (2 * CV_PI) * m - 0.5;
@@ -624,6 +661,10 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // away some good samples (in front of a figure standing on the far rim) but keeps the dark
   // body of a figure from being read as black sectors, which named bases wrongly.
   const cv::Point3d cam = plane_.camera_position_in();
+  // A loosely fitted ring may be misplaced by a tenth of an inch, and its code samples then
+  // fall beside their cells: its readings count less (by the square of how loose it is). A far
+  // ring misplaced so once read as the code of a ring hidden at the table's far edge.
+  const double loose_w = s.fit_rms_in > tight_rms ? std::pow(tight_rms / s.fit_rms_in, 2) : 1.0;
   for (int bj = 0; bj < m * bands; ++bj) {
     const int j = bj % m;
     const double f = band_mid[static_cast<std::size_t>(bj / m)];
@@ -660,7 +701,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       }
     }
     s.weight[static_cast<std::size_t>(bj)] =
-        static_cast<float>(vis * clear * std::min(1.0, half / 40));
+        static_cast<float>(vis * clear * std::min(1.0, half / 40) * loose_w);
   }
   return s;
 }

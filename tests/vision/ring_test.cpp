@@ -320,11 +320,13 @@ TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
 // any half of the ring, so a ring half hidden by its figure is still named. Measured when
 // written: 27 of 32 named (the one-band ring: 15), 30 located, no wrong name; 29 of 32 (far
 // third 4 of 4) once the table's corner markers are masked from the calibration's layout and
-// a ring needs 1 cell of evidence, not 2.5. A regression of the code book, the two-band
-// reading, the rim fit, the corner-marker mask or the naming fails here.
+// a ring needs 1 cell of evidence, not 2.5; 32 of 32 once the rim in front of a code sample
+// is judged against the rim where it looks alike (as narrow, beside a cell as dark). A
+// regression of the code book, the two-band reading, the rim fit, the corner-marker mask or
+// the naming fails here.
 TEST(Coverage, TwoBandRingsNamedFromHalfTheRingNeverWrongly) {
   const CoverageResult r = first_coverage_scenario(BaseTargetKind::kRing2);
-  EXPECT_GE(r.found_total(), 28) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found_total(), 31) << r.found_total() << "/" << r.all_total();
   EXPECT_GE(r.found[0], 13) << "near third";
   EXPECT_GE(r.found[1], 10) << "middle third";
   EXPECT_GE(r.found[2], 3) << "far third";
@@ -352,11 +354,21 @@ CoverageResult bench_seeds(const std::string& name, int first, int count) {
 // strongest edge lies about 0.4 px outside the true one, which in inches is twice as much
 // across the table's depth, so the rim read as an ellipse 4–9 % too large and failed the fit's
 // checks. Fitted as the known circle grown by a blur shift in pixels, 60 of these 64 rings are
-// located (55 before).
+// located (55 before). The same blur greys the narrow rim across the depth and the rim beside a
+// black cell: judged against the rim's best white, they hid nearly every code sample of a far
+// ring whose figure stood behind it (47 named). Judged against the rim where it looks alike,
+// 52 are named.
 TEST(Coverage, BlurredFarRimsAreLocated) {
   const CoverageResult r = bench_seeds("720p 60deg", 1, 4);
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 59);
-  EXPECT_GE(r.found_total(), 46) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found_total(), 51) << r.found_total() << "/" << r.all_total();
+}
+
+// Seed 21 of the 720p 60° scenario: a far ring fitted loosely, 0.1" off, read its code samples
+// beside their cells and fitted the code of a ring hidden at the table's far edge, which it
+// was named with. A loosely fitted ring's readings count less.
+TEST(Coverage, NoLooselyFittedRingTakesAHiddenRingsCode) {
+  bench_seeds("720p 60deg", 21, 1);
 }
 
 // Seed 11 of the 720p 70° scenario: a packed base's ring, standing still and named, was not
