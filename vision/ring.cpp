@@ -619,18 +619,21 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // grey to the rim's best white (a figure is darker than that).
   std::vector<double> rim_white(m, 0.0);
   std::vector<double> alike;
-  for (int grp = 0; grp < m / kRimGroup; ++grp) {
+  constexpr int kGroups = m / kRimGroup;
+  for (int grp = 0; grp < kGroups; ++grp) {
     const double wg = rim_px[static_cast<std::size_t>(grp)];
     for (const bool dark : {false, true}) {
       const auto beside = [&](int k) { return (level[static_cast<std::size_t>(k)] < mid) == dark; };
       double ref = w_level;
       if (wg > 0) {
         alike.clear();
-        for (int k = 0; k < m; ++k) {
-          const double wk = rim_px[static_cast<std::size_t>(k / kRimGroup)];
-          const double vk = rim_level[static_cast<std::size_t>(k)];
-          if (beside(k) && vk >= 0 && wk > 0 && wk <= 1.2 * wg && wg <= 1.2 * wk)
-            alike.push_back(vk);
+        for (int h = 0; h < kGroups; ++h) {
+          const double wh = rim_px[static_cast<std::size_t>(h)];
+          if (!(wh > 0 && wh <= 1.2 * wg && wg <= 1.2 * wh)) continue;
+          for (int k = h * kRimGroup; k < (h + 1) * kRimGroup; ++k) {
+            const double vk = rim_level[static_cast<std::size_t>(k)];
+            if (beside(k) && vk >= 0) alike.push_back(vk);
+          }
         }
         if (alike.size() >= static_cast<std::size_t>(m / 16)) {
           std::nth_element(alike.begin(), alike.begin() + alike.size() * 3 / 4, alike.end());
