@@ -287,13 +287,6 @@ TEST(Coverage, RingsLocatedAcrossTheTableWithinTheErrorBounds) {
   expect_accuracy_goal(r);
 }
 
-// The first scenario of `duels bench coverage` as it runs there (2 seeds, 32 bases, 6 of them
-// packed 0.3" apart, figures facing anywhere, blur 1 px, noise, JPEG 70, lens off by 0.5 %):
-// figures standing on their rings and rings partly hidden by neighbours once named bases
-// wrongly here (2 bases, each more than 1" off). Never a wrong name; the named share is what
-// the global naming reaches (16 of 32 when written), with some slack. Since a ring is named
-// by exclusion only when the rings holding the other codes read them well, 13 (over 8 seeds
-// of the bench's 5 scenarios the one-band ring names 343 of 640, against 346 before).
 // The bench's first scenario (720p webcam) with `kind` on the bases, 2 seeds; checks what must
 // hold for every target (no wrong name, no switch, the error bounds) and gives the result.
 CoverageResult first_coverage_scenario(BaseTargetKind kind) {
@@ -310,9 +303,17 @@ CoverageResult first_coverage_scenario(BaseTargetKind kind) {
   return r;
 }
 
+// The first scenario of `duels bench coverage` as it runs there (2 seeds, 32 bases, 6 of them
+// packed 0.3" apart, figures facing anywhere, blur 1 px, noise, JPEG 70, lens off by 0.5 %):
+// figures standing on their rings and rings partly hidden by neighbours once named bases
+// wrongly here (2 bases, each more than 1" off). Never a wrong name; the named share is what
+// the global naming reaches (16 of 32 when written), with some slack. Since a ring is named
+// by exclusion only when the rings holding the other codes read them well, 13 (over 8 seeds
+// of the bench's 5 scenarios the one-band ring names 343 of 640, against 346 before). 20 once
+// the rim in front of a code sample is judged where it looks alike (414 of 640 over 8 seeds).
 TEST(Coverage, RingsNeverNamedWronglyOnAWebcamTable) {
   const CoverageResult r = first_coverage_scenario(BaseTargetKind::kRing);
-  EXPECT_GE(r.found_total(), 13) << r.found_total() << "/" << r.all_total();
+  EXPECT_GE(r.found_total(), 18) << r.found_total() << "/" << r.all_total();
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 22);
 }
 
