@@ -216,12 +216,14 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
         std::fill(t.code_sum.begin(), t.code_sum.end(), 0.f);
         std::fill(t.weight_sum.begin(), t.weight_sum.end(), 0.f);
         t.frames = 0;
+        t.tight_frames = 0;
       }
       for (std::size_t j = 0; j < s.code.size(); ++j) {
         t.code_sum[j] += s.weight[j] * s.code[j];
         t.weight_sum[j] += s.weight[j];
       }
       ++t.frames;
+      if (!s.loose) ++t.tight_frames;
       t.centre = s.centre_in;
       t.last_seen_s = time_s;
       seen.push_back(std::move(s));
@@ -331,8 +333,11 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     cell = kept;
     const int id = codes[static_cast<std::size_t>(col)];
     const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
-    const bool strong =
-        a.score >= o.min_score && a.sectors >= o.min_sectors && excluded_by_strong(r, col);
+    // A ring fitted loosely in the one frame it was seen may sit a tenth of an inch off and
+    // read its code beside its cells: it is named once it is seen again.
+    const bool seen_enough = t.tight_frames > 0 || t.frames >= 2;
+    const bool strong = seen_enough && a.score >= o.min_score && a.sectors >= o.min_sectors &&
+                        excluded_by_strong(r, col);
     if ((strong && margin >= o.min_margin_sectors) || (t.id == id && margin >= 0)) {
       for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
         if (!updated[k] && ring_tracks_[k].id == id) ring_tracks_[k].id = -1;

@@ -99,7 +99,8 @@ class Pipeline {
     double score = 0;
     double facing_deg = 0;
     double last_seen_s = 0;
-    int frames = 0;
+    int frames = 0;        // while standing still
+    int tight_frames = 0;  // of those, the frames its rim passed the tight fit
   };
 
   calib::TablePlane plane_;

@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
+#include <unordered_map>
 
 namespace duels::vision {
 namespace {
@@ -527,6 +529,115 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   return s;
 }
 
+namespace {
+
+// A two-band ring's cells read through the blur. Along a sample's radius the picture is the
+// blurred sum of five segments: the unprinted inside (to 0.45 R), the inner band, the outer
+// band, the white rim (0.8–1 R) and what lies beyond it. A far ring's cells are 1–2 pixels
+// deep, so a cell sampled in its middle reads its neighbours too: a black outer cell between
+// the white rim and a white inner cell reads light grey. Twelve samples along each radius are
+// fitted with the five levels (least squares, each segment's edges blurred by a Gaussian), and
+// the two bands' levels replace their samples. The blur's sigma is the same round the ring:
+// the one of 0.6–1.8 px that fits the ring best.
+constexpr std::array<double, 12> kRadialAt = {0.30, 0.40, 0.475, 0.525, 0.575, 0.65,
+                                              0.70, 0.75, 0.85,  0.90,  0.95,  1.10};
+constexpr std::array<double, 6> kSegmentEdge = {
+    -10, kRingCodeInner, kRingBandSplit, kRingRimInner, 1.0, 10};
+constexpr int kSegments = 5;
+constexpr int kRadial = static_cast<int>(kRadialAt.size());
+
+struct RadialFit {
+  std::array<std::array<double, kSegments>, kRadial> K{};  // sample k's share of segment g
+  std::array<std::array<double, kRadial>, kSegments> M{};  // (KᵀK + λI)⁻¹ Kᵀ
+};
+
+// The fit for a blur of `sigma_r` (in base radii), cached by steps of 1 %.
+const RadialFit& radial_fit(double sigma_r) {
+  thread_local std::unordered_map<int, RadialFit> cache;
+  const int key = static_cast<int>(std::lround(std::log(sigma_r) * 100));
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  const double q = std::exp(key / 100.0) * std::sqrt(2.0);
+  RadialFit f;
+  cv::Matx<double, kSegments, kSegments> A = cv::Matx<double, kSegments, kSegments>::eye() * 0.02;
+  for (std::size_t k = 0; k < kRadialAt.size(); ++k) {
+    const auto below = [&](double e) { return 0.5 * std::erfc(-(e - kRadialAt[k]) / q); };
+    for (std::size_t g = 0; g < kSegments; ++g)
+      f.K[k][g] = below(kSegmentEdge[g + 1]) - below(kSegmentEdge[g]);
+    for (int g = 0; g < kSegments; ++g) {
+      for (int h = 0; h < kSegments; ++h)
+        A(g, h) += f.K[k][static_cast<std::size_t>(g)] * f.K[k][static_cast<std::size_t>(h)];
+    }
+  }
+  const cv::Matx<double, kSegments, kSegments> Ai = A.inv(cv::DECOMP_CHOLESKY);
+  for (int g = 0; g < kSegments; ++g) {
+    for (std::size_t k = 0; k < kRadialAt.size(); ++k) {
+      double v = 0;
+      for (int h = 0; h < kSegments; ++h)
+        v += Ai(g, h) * f.K[k][static_cast<std::size_t>(h)];
+      f.M[static_cast<std::size_t>(g)][k] = v;
+    }
+  }
+  return cache.emplace(key, f).first->second;
+}
+
+// `inner_px` / `rim_px`: each sample's point at 0.5 R and 0.9 R in the picture; `level`: the
+// outer band's samples, then the inner band's, replaced where the radius lies in the picture.
+void unmix_bands(const cv::Mat& gray, const std::vector<std::optional<cv::Point2d>>& inner_px,
+                 const std::vector<std::optional<cv::Point2d>>& rim_px,
+                 std::vector<double>& level) {
+  const std::size_t m = inner_px.size();
+  std::vector<std::array<double, kRadial>> ys(m);
+  std::vector<double> px_per_r(m, 0);  // 0: not in the picture
+  for (std::size_t j = 0; j < m; ++j) {
+    if (!inner_px[j] || !rim_px[j]) continue;
+    const cv::Point2d d = (*rim_px[j] - *inner_px[j]) / 0.4;  // the radius, pixels per R
+    bool inside = true;
+    for (std::size_t k = 0; k < kRadialAt.size() && inside; ++k) {
+      const cv::Point2d q = *inner_px[j] + (kRadialAt[k] - 0.5) * d;
+      ys[j][k] = bilinear(gray, q.x, q.y);
+      inside = ys[j][k] >= 0;
+    }
+    if (inside) px_per_r[j] = cv::norm(d);
+  }
+  const auto solve = [&](std::size_t j, double sigma_px, std::array<double, kSegments>& x) {
+    const RadialFit& f = radial_fit(sigma_px / px_per_r[j]);
+    for (std::size_t g = 0; g < kSegments; ++g) {
+      x[g] = 0;
+      for (std::size_t k = 0; k < kRadialAt.size(); ++k)
+        x[g] += f.M[g][k] * ys[j][k];
+    }
+    double residual = 0;
+    for (std::size_t k = 0; k < kRadialAt.size(); ++k) {
+      double e = ys[j][k];
+      for (std::size_t g = 0; g < kSegments; ++g)
+        e -= f.K[k][g] * x[g];
+      residual += e * e;
+    }
+    return residual;
+  };
+  double sigma = 1.0;
+  double best = std::numeric_limits<double>::infinity();
+  std::array<double, kSegments> x{};
+  for (double sg : {0.6, 0.9, 1.2, 1.5, 1.8}) {
+    double residual = 0;
+    for (std::size_t j = 0; j < m; j += 6) {
+      if (px_per_r[j] > 0) residual += solve(j, sg, x);
+    }
+    if (residual < best) {
+      best = residual;
+      sigma = sg;
+    }
+  }
+  for (std::size_t j = 0; j < m; ++j) {
+    if (px_per_r[j] <= 0) continue;
+    solve(j, sigma, x);
+    level[j] = std::clamp(x[2], 0.0, 255.0);      // outer band
+    level[m + j] = std::clamp(x[1], 0.0, 255.0);  // inner band
+  }
+}
+
+}  // namespace
+
 std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d guess,
                                                 bool wide) const {
   const auto rim = fit_base_rim(plane_, gray, guess, radius_, height_, wide);
@@ -557,6 +668,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   constexpr int kRimGroup = 4;
   std::vector<double> rim_px(m / kRimGroup, 0);  // the rim's width in the picture, pixels
   std::vector<double> white;
+  std::vector<std::optional<cv::Point2d>> inner_px(m), rim_mid_px(m);
   for (int j = 0; j < m; ++j) {
     const double a = 2 * CV_PI * (j + 0.5) / m;
     const cv::Point2d u(std::cos(a), std::sin(a));
@@ -565,6 +677,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       int cnt = 0;
       for (double f : radii[static_cast<std::size_t>(band)]) {
         const auto px = plane_.table_to_image({c.x + f * R * u.x, c.y + f * R * u.y, height_});
+        if (band == 1 && f == 0.5) inner_px[static_cast<std::size_t>(j)] = px;
         if (!px) continue;
         const double v = bilinear(gray, px->x, px->y);
         if (v < 0) continue;
@@ -574,6 +687,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       if (cnt > 0) level[static_cast<std::size_t>(band * m + j)] = sum / cnt;
     }
     const auto pw = plane_.table_to_image({c.x + 0.9 * R * u.x, c.y + 0.9 * R * u.y, height_});
+    rim_mid_px[static_cast<std::size_t>(j)] = pw;
     if (j % kRimGroup == 0) {  // the rim's width, once for each group of samples
       const double g = 2 * CV_PI * (j + kRimGroup / 2.0) / m;
       const cv::Point2d ug(std::cos(g), std::sin(g));
@@ -588,6 +702,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       if (v >= 0) white.push_back(v);
     }
   }
+  if (bands == 2) unmix_bands(gray, inner_px, rim_mid_px, level);
   if (white.empty()) return std::nullopt;
   std::sort(white.begin(), white.end());
   const double w_level = white[white.size() * 3 / 4];
@@ -608,6 +723,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   if (s.fit_rms_in > tight_rms && (s.rim_points < 34 || free_r < 0.975 * R - size_tol ||
                                    free_r > 1.045 * R + size_tol || b_level >= 0.45 * w_level))
     return std::nullopt;
+  s.loose = s.fit_rms_in > tight_rms;
   if (half < 8) return s;  // no readable code this frame, but the rim is there
   const double mid = (w_level + b_level) / 2;
   // How white the rim is round the ring (1 = as white as the rim at its best where it looks

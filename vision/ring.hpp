@@ -70,6 +70,7 @@ struct RingSighting {
   double fit_rms_in = 0;      ///< RMS of the rim points about the circle
   int rim_points = 0;         ///< rim points kept by the fit (of kRingRays)
   double contrast = 0;        ///< grey levels between the rim and what lies outside it
+  bool loose = false;         ///< the rim passed only the looser fit test (may sit ~0.1" off)
   std::vector<float> code;    ///< kRingCodeSamples samples round each code band (outer band
                               ///< first): +1 black, −1 white
   std::vector<float> weight;  ///< their reliability (0 = hidden or unreadable)
