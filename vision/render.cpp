@@ -343,56 +343,38 @@ FrameTruth SceneRenderer::truth_at(std::int64_t index, double time_s) const {
       bt.marker_corners_px[k] =
           calib::project_point(spec_.camera, spec_.table_to_camera, corners[k]);
     }
-    // Visibility: a 6×6 grid of points on the marker, each checked against every other solid.
-    int seen = 0;
-    int total = 0;
+    // Visibility of a point on the base's top: in the picture, and no other solid (its own
+    // figure included) between it and the camera.
     const cv::Size size = spec_.camera.image_size;
+    const auto in_view = [&](const cv::Point3d& p) {
+      const cv::Point2d px = calib::project_point(spec_.camera, spec_.table_to_camera, p);
+      if (px.x < 0 || px.y < 0 || px.x > size.width || px.y > size.height) return false;
+      const cv::Vec3d d = cv::Vec3d(p) - eye;
+      return std::none_of(solids.begin(), solids.end(), [&](const Solid& s) {
+        return s.base != static_cast<int>(i) && hit(s, eye, d).t < 1 - 1e-9;
+      });
+    };
+    // The marker: a 6×6 grid of points on it.
+    int seen = 0;
     for (int gy = 0; gy < 6; ++gy) {
       for (int gx = 0; gx < 6; ++gx) {
-        const double fx = (gx + 0.5) / 6;
-        const double fy = (gy + 0.5) / 6;
-        const cv::Point3d top = corners[0] + fx * (corners[1] - corners[0]);
-        const cv::Point3d p = top + fy * (corners[3] - corners[0]);
-        ++total;
-        const cv::Point2d px = calib::project_point(spec_.camera, spec_.table_to_camera, p);
-        if (px.x < 0 || px.y < 0 || px.x > size.width || px.y > size.height) continue;
-        const cv::Vec3d d = cv::Vec3d(p) - eye;
-        bool blocked = false;
-        for (const auto& s : solids) {
-          if (s.base == static_cast<int>(i)) continue;
-          if (hit(s, eye, d).t < 1 - 1e-9) {
-            blocked = true;
-            break;
-          }
-        }
-        if (!blocked) ++seen;
+        const cv::Point3d top = corners[0] + (gx + 0.5) / 6 * (corners[1] - corners[0]);
+        seen += in_view(top + (gy + 0.5) / 6 * (corners[3] - corners[0])) ? 1 : 0;
       }
     }
-    bt.marker_visible = static_cast<double>(seen) / total;
-    // The code band (0.45 R – 0.80 R on the top): 48 points round it at two radii.
+    bt.marker_visible = seen / 36.0;
+    // A ring's code band (0.45 R – 0.80 R on the top): 48 points round it at two radii.
     seen = 0;
-    total = 0;
     for (int k = 0; k < 48; ++k) {
       const double a = 2 * CV_PI * (k + 0.5) / 48;
       for (double f : {0.54, 0.71}) {
-        const cv::Point3d p(pose.centre_in.x + f * bt.radius_in * std::cos(a),
-                            pose.centre_in.y + f * bt.radius_in * std::sin(a), b.height_in);
-        ++total;
-        const cv::Point2d px = calib::project_point(spec_.camera, spec_.table_to_camera, p);
-        if (px.x < 0 || px.y < 0 || px.x > size.width || px.y > size.height) continue;
-        const cv::Vec3d d = cv::Vec3d(p) - eye;
-        bool blocked = false;
-        for (const auto& s : solids) {
-          if (s.base == static_cast<int>(i)) continue;
-          if (hit(s, eye, d).t < 1 - 1e-9) {
-            blocked = true;
-            break;
-          }
-        }
-        if (!blocked) ++seen;
+        seen += in_view({pose.centre_in.x + f * bt.radius_in * std::cos(a),
+                         pose.centre_in.y + f * bt.radius_in * std::sin(a), b.height_in})
+                    ? 1
+                    : 0;
       }
     }
-    bt.ring_visible = static_cast<double>(seen) / total;
+    bt.ring_visible = seen / 96.0;
     truth.bases.push_back(bt);
   }
   return truth;
