@@ -677,7 +677,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       int cnt = 0;
       for (double f : radii[static_cast<std::size_t>(band)]) {
         const auto px = plane_.table_to_image({c.x + f * R * u.x, c.y + f * R * u.y, height_});
-        if (band == 1 && f == 0.5) inner_px[static_cast<std::size_t>(j)] = px;
+        if (band == 1 && f == radii[1][0]) inner_px[static_cast<std::size_t>(j)] = px;
         if (!px) continue;
         const double v = bilinear(gray, px->x, px->y);
         if (v < 0) continue;
@@ -720,10 +720,10 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // freely, and black in its code band (measured on the bench's first scenario: every true
   // ring passed, and none of the false ones — corners of the table's markers, mostly — that
   // the tight fit did not also pass).
-  if (s.fit_rms_in > tight_rms && (s.rim_points < 34 || free_r < 0.975 * R - size_tol ||
-                                   free_r > 1.045 * R + size_tol || b_level >= 0.45 * w_level))
-    return std::nullopt;
   s.loose = s.fit_rms_in > tight_rms;
+  if (s.loose && (s.rim_points < 34 || free_r < 0.975 * R - size_tol ||
+                  free_r > 1.045 * R + size_tol || b_level >= 0.45 * w_level))
+    return std::nullopt;
   if (half < 8) return s;  // no readable code this frame, but the rim is there
   const double mid = (w_level + b_level) / 2;
   // How white the rim is round the ring (1 = as white as the rim at its best where it looks
@@ -783,7 +783,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // A loosely fitted ring may be misplaced by a tenth of an inch, and its code samples then
   // fall beside their cells: its readings count less (by the square of how loose it is). A far
   // ring misplaced so once read as the code of a ring hidden at the table's far edge.
-  const double loose_w = s.fit_rms_in > tight_rms ? std::pow(tight_rms / s.fit_rms_in, 2) : 1.0;
+  const double loose_w = s.loose ? std::pow(tight_rms / s.fit_rms_in, 2) : 1.0;
   for (int bj = 0; bj < m * bands; ++bj) {
     const int j = bj % m;
     const double f = band_mid[static_cast<std::size_t>(bj / m)];
