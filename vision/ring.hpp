@@ -101,10 +101,12 @@ struct RimFit {
 /// pixels, edge_bias_px), so points where a figure hides the rim are left out. `wide`: the guess
 /// may be half a radius off. Nothing when fewer than half the rays keep a rim point, the contrast
 /// is under 12 grey levels, the fit's RMS is over 0.06 R or 0.6 pixel, or the centre lies far from
-/// the guess. Shared by the ring finder and markerless mode.
+/// the guess. Shared by the ring finder and markerless mode. `reached`, when given, gets the
+/// centre the fit converged to whenever enough rim points lay on one circle, even when a later
+/// test failed.
 std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
                                    cv::Point2d guess_in, double radius_in, double top_height_in,
-                                   bool wide = false);
+                                   bool wide = false, cv::Point2d* reached = nullptr);
 
 /// The best code among `candidates` for accumulated samples, with its rotation.
 struct RingDecode {
@@ -145,8 +147,8 @@ class RingFinder {
   /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
   /// (looked at even when the top view misses them).
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
-  /// `search` false: no search of the whole table (which costs most of the time): the hints
-  /// and the candidates of the last search are measured again.
+  /// `search` false: no search of the whole table: the hints and the candidates of the last
+  /// search are measured again (for the two-band ring, only those that held a ring).
   /// `exclude`: table regions (polygons, inches) where no ring can be — the table's corner
   /// markers, whose black and white corners look like pieces of a rim; no candidate there
   /// is measured. Of two rings fitted closer than 0.9 of a diameter (bases do not overlap),
@@ -156,8 +158,10 @@ class RingFinder {
       bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {}) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
+  /// `reached`: as for fit_base_rim.
   [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
-                                                    bool wide = false) const;
+                                                    bool wide = false,
+                                                    cv::Point2d* reached = nullptr) const;
   [[nodiscard]] double diameter_in() const { return 2 * radius_; }
   [[nodiscard]] double top_height_in() const { return height_; }
   [[nodiscard]] RingStyle style() const { return style_; }
