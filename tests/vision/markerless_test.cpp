@@ -69,6 +69,18 @@ TEST(Coverage, MarkerlessFindsTheThirdBaseOfAPackedGroup) {
   EXPECT_EQ(r.unnamed, 0);
 }
 
+// Table 41 of the flat 1080p camera and table 45 of the 720p 75° camera: the third base of a
+// packed group was never fitted, and a new disc fitted loosely 1.3–1.5" from it (pieced
+// together from its rim and others') took its name and was reported there. A loose new disc
+// is now matched against fits started round it: the base's own rim fits as well and wins.
+TEST(Coverage, MarkerlessPutsNoPackedBaseWhereAFalseDiscBesideItStands) {
+  const CoverageResult flat = markerless_scenario("1080p 60deg 75in 35deg blur1.2", 1, 6, 41);
+  EXPECT_EQ(flat.off_by_1in, 0);
+  EXPECT_EQ(flat.found_total(), flat.all_total());
+  const CoverageResult wide = markerless_scenario("720p 75deg 55in 50deg blur1.2", 1, 6, 45);
+  EXPECT_EQ(wide.off_by_1in, 0);
+}
+
 // The table's own markers, where the calibration put them (DiscOptions::table_markers_in), are
 // masked from disc candidates even when the camera cannot find them: a base standing where a
 // table marker is said to be is not reported, the others are.
