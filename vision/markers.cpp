@@ -247,7 +247,8 @@ namespace {
 // marker_keep_out from the marker's corners in the picture, pixels.
 std::optional<std::vector<cv::Point2f>> keep_out_of(const calib::TablePlane& plane,
                                                     const std::array<cv::Point2d, 4>& corners_px,
-                                                    double top_height_in, double radius_in) {
+                                                    double top_height_in, double radius_in,
+                                                    double margin_share) {
   std::vector<cv::Point2d> q;
   for (const auto& p : corners_px) {
     if (auto t = plane.image_to_table(p, top_height_in)) q.push_back(*t);
@@ -258,7 +259,7 @@ std::optional<std::vector<cv::Point2f>> keep_out_of(const calib::TablePlane& pla
                        cv::norm(q[0] - q[3])) /
                       4;
   if (side <= 0) return std::nullopt;
-  const double grow = (side + 2 * (0.25 * side + radius_in)) / side;
+  const double grow = (side + 2 * (margin_share * side + radius_in)) / side;
   std::vector<cv::Point2f> poly;
   for (const auto& p : q) {
     const cv::Point2d v = mid + (p - mid) * grow;
@@ -271,23 +272,23 @@ std::optional<std::vector<cv::Point2f>> keep_out_of(const calib::TablePlane& pla
 
 std::optional<std::vector<cv::Point2f>> marker_keep_out(
     const calib::TablePlane& plane, const std::array<cv::Point2f, 4>& corners_px,
-    double top_height_in, double radius_in) {
+    double top_height_in, double radius_in, double margin_share) {
   std::array<cv::Point2d, 4> px;
   for (std::size_t k = 0; k < 4; ++k)
     px[k] = corners_px[k];
-  return keep_out_of(plane, px, top_height_in, radius_in);
+  return keep_out_of(plane, px, top_height_in, radius_in, margin_share);
 }
 
 std::optional<std::vector<cv::Point2f>> marker_keep_out(
     const calib::TablePlane& plane, const std::array<cv::Point2d, 4>& corners_in,
-    double top_height_in, double radius_in) {
+    double top_height_in, double radius_in, double margin_share) {
   std::array<cv::Point2d, 4> px;
   for (std::size_t k = 0; k < 4; ++k) {
     const auto p = plane.table_to_image({corners_in[k].x, corners_in[k].y, 0});
     if (!p) return std::nullopt;
     px[k] = *p;
   }
-  return keep_out_of(plane, px, top_height_in, radius_in);
+  return keep_out_of(plane, px, top_height_in, radius_in, margin_share);
 }
 
 }  // namespace duels::vision

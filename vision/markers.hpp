@@ -109,17 +109,19 @@ struct BaseObservation {
 std::vector<BaseObservation> locate_bases(const std::vector<Detection>& detections,
                                           const BaseMap& map, const calib::TablePlane& plane);
 
-/// Where no base of radius `radius_in` can stand centred, round one of the table's own markers
+/// Where no base of radius `radius_in` is looked for, round one of the table's own markers
 /// seen at `corners_px`: the marker where the camera's rays through its corners meet the bases'
-/// tops (`top_height_in`), widened by the base's radius and a quarter of the marker (its white
-/// margin); table inches. Nothing when a corner does not meet that height. Its black and white
-/// corners and the edge of its paper look like pieces of a base's rim.
+/// tops (`top_height_in`), widened by the base's radius and `margin_share` of the marker's side
+/// (a quarter: its white margin); table inches. Nothing when a corner does not meet that
+/// height. Its black and white corners and the edge of its paper look like pieces of a base's
+/// rim: markerless mode, which has no code to tell, keeps out of the margin too; the rings,
+/// whose codes the paper does not carry, look for bases on it (`margin_share` 0).
 std::optional<std::vector<cv::Point2f>> marker_keep_out(
     const calib::TablePlane& plane, const std::array<cv::Point2f, 4>& corners_px,
-    double top_height_in, double radius_in);
+    double top_height_in, double radius_in, double margin_share = 0.25);
 /// The same for a marker lying on the table with corners `corners_in` (table inches).
 std::optional<std::vector<cv::Point2f>> marker_keep_out(
     const calib::TablePlane& plane, const std::array<cv::Point2d, 4>& corners_in,
-    double top_height_in, double radius_in);
+    double top_height_in, double radius_in, double margin_share = 0.25);
 
 }  // namespace duels::vision

@@ -397,6 +397,15 @@ TEST(Coverage, AFitThatWentNearARingIsTriedAgainFromThere) {
   EXPECT_EQ(r.found_total(), r.all_total());
 }
 
+// Seed 4 of the flat 1080p scenario: a base standing 0.3" from a corner marker, its edge on the
+// marker's white paper, was never looked for: no ring was looked for within a quarter of the
+// marker's side beyond the marker (its paper). Now only where a base would stand on the black
+// square: all 16 named.
+TEST(Coverage, ABaseOnACornerMarkersPaperIsLookedFor) {
+  const CoverageResult r = bench_seeds("1080p 60deg", 4, 1);
+  EXPECT_EQ(r.found_total(), r.all_total());
+}
+
 // Seed 11 of the 720p 70° scenario: a packed base's ring, standing still and named, was not
 // fitted in one frame, and a false ring fitted 1.4" beside it was followed as the same ring,
 // named, 1.3" from the truth. A ring over a ring that stood still a moment ago is not believed.
