@@ -20,7 +20,7 @@ namespace {
 // code is read from it. Measured (`duels bench coverage --target ring2`, seeds 1-48) against
 // a quarter of the marker's side: 11 more of 3840 bases named (the flat 720p camera's far
 // third 57 of 75 against 53), none wrongly. Markerless mode has no code to check and keeps
-// the quarter: there a false disc on the paper put a base more than 1" off.
+// the quarter: without it a false disc put a base more than 1" off (seeds 1-16).
 constexpr double kRingMarkerMargin = 0;
 
 // The projected side (pixels) of a square marker of `side_in` lying at `at` (table inches,
