@@ -1,5 +1,6 @@
 #include "overlay/camera_feed.hpp"
 
+#include <array>
 #include <chrono>
 #include <opencv2/imgproc.hpp>
 #include <optional>
@@ -79,12 +80,16 @@ void CameraFeed::run() {
     calib::TablePlane plane;
     std::optional<calib::CameraFile> calibration;  // read once: the plane and the table markers
     vision::BaseMap map;
+    // The table's own markers, where no ring is looked for: a synthetic scene's corner markers,
+    // or where the calibration registered them (as `duels track` does).
+    std::vector<std::array<cv::Point2d, 4>> table_markers;
     if (spec.kind == vision::SourceKind::kSynthetic) {
       vision::SceneSpec scene = vision::load_named_scene(spec.path, options_.assets_dir);
       if (options_.stream_fps > 0) scene.fps = options_.stream_fps;  // sample the script finer
       renderer = std::make_shared<vision::SceneRenderer>(scene);
       plane = renderer->plane();
       map = vision::base_map_from_scene(scene);
+      table_markers = vision::table_markers_of(vision::scene_corner_markers(scene));
       scene_fps = scene.fps;
       const int frames = std::max(1, scene.frame_count());
       auto recorded = std::make_shared<std::vector<cv::Mat>>();
@@ -114,6 +119,7 @@ void CameraFeed::run() {
             {options_.source, 0, "--bases", "a base map file (which marker is which figure)"});
       calibration = calib::read_camera_file(options_.calib_file);
       plane = vision::plane_from_calibration(*calibration, options_.calib_file);
+      table_markers = vision::table_markers_from_calibration(*calibration);
       map = vision::load_base_map(options_.base_map);
       switch (spec.kind) {
         case vision::SourceKind::kCamera:
@@ -133,10 +139,8 @@ void CameraFeed::run() {
       }
     }
     {
-      // No ring is looked for on the table's own markers (where the calibration put them).
       vision::RingIdentityOptions rings;
-      if (calibration)
-        rings.table_markers_in = vision::table_markers_from_calibration(*calibration);
+      rings.table_markers_in = table_markers;
       pipeline.emplace(plane, map, vision::DetectorOptions{}, vision::TrackerOptions{},
                        vision::SecondLookOptions{}, rings);
     }
