@@ -2,6 +2,7 @@
 // makes of a synthetic scene.
 #include "overlay/camera_feed.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -17,6 +18,12 @@ namespace {
 // A scene like demo_rings, standing still: Razor's base over the corner marker at (2.5, 2.5),
 // Gridlock's in the open.
 std::string rings_scene(const testing::TempDir& dir) {
+  const auto base = [](const char* id, const char* figure, int marker, double x, double y) {
+    return fmt::format(
+        "  - {{id: {}, figure: {}, marker: {}, target: ring2, diameter: 2.0, height: 0.75,\n"
+        "     figure_height: 4.5, colour: [40, 50, 190], path: [{{t: 0, x: {}, y: {}}}]}}\n",
+        id, figure, marker, x, y);
+  };
   const std::string path = dir.file("rings_on_marker.yaml");
   std::ofstream(path) << R"(schema_version: 1
 name: rings_on_marker
@@ -29,27 +36,8 @@ camera: {width: 1920, height: 1080, fx: 1000, distance: 51.2, elevation: 45, azi
 look: {supersample: 1, noise: 2.0, blur: 0.5, motion_blur: false, exposure: 0.02, lighting: 0.25}
 dictionary: DICT_4X4_50
 bases:
-  - id: razor
-    figure: Razor
-    marker: 0
-    target: ring2
-    diameter: 2.0
-    height: 0.75
-    figure_height: 4.5
-    colour: [40, 50, 190]
-    path:
-      - {t: 0, x: 2.5, y: 2.5, angle: -20}
-  - id: gridlock
-    figure: Gridlock
-    marker: 1
-    target: ring2
-    diameter: 2.0
-    height: 0.75
-    figure_height: 4.5
-    colour: [170, 110, 40]
-    path:
-      - {t: 0, x: 40, y: 30, angle: -160}
-)";
+)" << base("razor", "Razor", 0, 2.5, 2.5)
+                      << base("gridlock", "Gridlock", 1, 40, 30);
   return path;
 }
 
