@@ -193,10 +193,7 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
       return cv::norm(p - fit->centre_in) < 0.5 * R;
     });
     const auto whole = [&](const RimFit& f) {
-      const double tol = 0.3 * f.pixel_in;
-      return f.fit_rms_in <= std::max(0.045 * R, tol) ||
-             (f.rim_points >= options_.min_new_rim_rays && f.free_radius_in >= 0.975 * R - tol &&
-              f.free_radius_in <= 1.045 * R + tol);
+      return tight_rim_fit(f) || whole_rim_fit(f, options_.min_new_rim_rays);
     };
     if (!followed && !whole(*fit)) continue;
     if (step < options_.min_rim_step) continue;
@@ -208,7 +205,7 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
     // one of the two. Measured: the 2 bases more than 1" off on tables 33-48 (a false disc
     // 1.3-1.5" from a packed base took its name) are gone, and as many bases are found over
     // tables 1-48 (`duels bench coverage --target markerless`).
-    if (!followed && fit->fit_rms_in > std::max(0.045 * R, 0.3 * fit->pixel_in)) {
+    if (!followed && !tight_rim_fit(*fit)) {
       std::optional<RimFit> rival;
       for (int k = 0; k < 32; ++k) {
         const double a = CV_PI / 8 * (k % 16);

@@ -530,6 +530,16 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   return s;
 }
 
+bool tight_rim_fit(const RimFit& fit) {
+  return fit.fit_rms_in <= std::max(0.045 * fit.radius_in, 0.3 * fit.pixel_in);
+}
+
+bool whole_rim_fit(const RimFit& fit, int min_rays) {
+  const double tol = 0.3 * fit.pixel_in;
+  return fit.rim_points >= min_rays && fit.free_radius_in >= 0.975 * fit.radius_in - tol &&
+         fit.free_radius_in <= 1.045 * fit.radius_in + tol;
+}
+
 namespace {
 
 // A two-band ring's cells read through the blur. Along a sample's radius the picture is the
@@ -645,10 +655,8 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   if (!rim) return std::nullopt;
   const double R = radius_;
   const cv::Point2d c = rim->centre_in;
-  const double free_r = rim->free_radius_in;
   const std::vector<int>& ray_ok = rim->ray_ok;
   const double tight_rms = std::max(0.045 * R, 0.3 * rim->pixel_in);
-  const double size_tol = 0.3 * rim->pixel_in;
   RingSighting s;
   s.centre_in = c;
   s.radius_in = R;
@@ -721,10 +729,8 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // freely, and black in its code band (measured on the bench's first scenario: every true
   // ring passed, and none of the false ones — corners of the table's markers, mostly — that
   // the tight fit did not also pass).
-  s.loose = s.fit_rms_in > tight_rms;
-  if (s.loose && (s.rim_points < 34 || free_r < 0.975 * R - size_tol ||
-                  free_r > 1.045 * R + size_tol || b_level >= 0.45 * w_level))
-    return std::nullopt;
+  s.loose = !tight_rim_fit(*rim);
+  if (s.loose && (!whole_rim_fit(*rim, 34) || b_level >= 0.45 * w_level)) return std::nullopt;
   if (half < 8) return s;  // no readable code this frame, but the rim is there
   const double mid = (w_level + b_level) / 2;
   // How white the rim is round the ring (1 = as white as the rim at its best where it looks
