@@ -78,7 +78,6 @@ void CameraFeed::run() {
     vision::SourceOptions so;
     so.loop = true;
     calib::TablePlane plane;
-    std::optional<calib::CameraFile> calibration;  // read once: the plane and the table markers
     vision::BaseMap map;
     // The table's own markers, where no ring is looked for: a synthetic scene's corner markers,
     // or where the calibration registered them (as `duels track` does).
@@ -117,9 +116,10 @@ void CameraFeed::run() {
       if (options_.base_map.empty())
         throw DataException(
             {options_.source, 0, "--bases", "a base map file (which marker is which figure)"});
-      calibration = calib::read_camera_file(options_.calib_file);
-      plane = vision::plane_from_calibration(*calibration, options_.calib_file);
-      table_markers = vision::table_markers_from_calibration(*calibration);
+      // Read once: the plane and the table markers.
+      const calib::CameraFile calibration = calib::read_camera_file(options_.calib_file);
+      plane = vision::plane_from_calibration(calibration, options_.calib_file);
+      table_markers = vision::table_markers_from_calibration(calibration);
       map = vision::load_base_map(options_.base_map);
       switch (spec.kind) {
         case vision::SourceKind::kCamera:
