@@ -53,6 +53,9 @@ struct RingIdentityOptions {
   double min_sectors = 1.0;         ///< evidence for it, in clearly seen cells a frame
   double min_margin_sectors = 0.5;  ///< the best naming beats every other (another code
                                     ///< for this ring, or none) by this much evidence
+  double seen_once_margin = 1.5;    ///< a ring fitted loosely in the one frame it was seen
+                                    ///< is named then only by this margin (else when seen
+                                    ///< again)
   double keep_sectors = 1.0;        ///< a named ring's bonus for keeping its name
   double still_in = 0.15;           ///< a ring within this of its last place is standing still
   double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
