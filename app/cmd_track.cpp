@@ -47,6 +47,12 @@ nlohmann::json state_json(const vision::TableState& s) {
                           {"blockers", p.blockers}});
   }
   j["not_measured"] = s.not_measured;
+  j["unnamed"] = nlohmann::json::array();
+  for (const auto& u : s.unnamed) {
+    j["unnamed"].push_back({{"centre_in", {u.centre_in.x, u.centre_in.y}},
+                            {"radius_in", u.radius_in},
+                            {"frames", u.frames}});
+  }
   return j;
 }
 
@@ -56,6 +62,11 @@ void print_text(const vision::TableState& s) {
     std::cout << fmt::format("  {:<12} ({:6.2f}, {:6.2f}) in  {}{}\n", b.figure, b.centre_in.x,
                              b.centre_in.y, vision::to_string(b.state),
                              b.stale() ? fmt::format(" (stale {:.1f}s)", b.age_s) : "");
+  }
+  for (const auto& u : s.unnamed) {
+    std::cout << fmt::format(
+        "  {:<12} ({:6.2f}, {:6.2f}) in  a base not named: its code unread, or not in the map\n",
+        "(unnamed)", u.centre_in.x, u.centre_in.y);
   }
   for (const auto& p : s.pairs) {
     std::cout << fmt::format("  {} - {}: gap {:.2f} in, line of fire {}\n", p.a, p.b, p.gap_in,

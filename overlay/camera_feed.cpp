@@ -87,7 +87,10 @@ void CameraFeed::run() {
       if (options_.stream_fps > 0) scene.fps = options_.stream_fps;  // sample the script finer
       renderer = std::make_shared<vision::SceneRenderer>(scene);
       plane = renderer->plane();
-      map = vision::base_map_from_scene(scene);
+      // The scene's own bases, unless a base map is given (as `duels track` does): a map that
+      // leaves a base out shows it unnamed.
+      map = options_.base_map.empty() ? vision::base_map_from_scene(scene)
+                                      : vision::load_base_map(options_.base_map);
       table_markers = vision::table_markers_of(vision::scene_corner_markers(scene));
       scene_fps = scene.fps;
       const int frames = std::max(1, scene.frame_count());

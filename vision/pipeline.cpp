@@ -171,7 +171,8 @@ Pipeline::Pipeline(calib::TablePlane plane, BaseMap map, DetectorOptions detecto
 }
 
 std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, double time_s,
-                                                         std::vector<RingSighting>& seen) {
+                                                         std::vector<RingSighting>& seen,
+                                                         std::vector<UnnamedBase>& unnamed) {
   const RingIdentityOptions& o = ring_options_;
   std::erase_if(ring_tracks_,
                 [&](const RingTrack& t) { return time_s - t.last_seen_s > o.forget_s; });
@@ -245,7 +246,16 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
   std::vector<BaseObservation> out;
   for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
     const RingTrack& t = ring_tracks_[i];
-    if (!updated[i] || t.id < 0) continue;
+    if (!updated[i]) continue;
+    if (t.id < 0) {
+      // Seen standing still in two frames at least: a ring fitted once may be a fit on a
+      // figure's edge.
+      if (t.frames >= 2) {
+        unnamed.push_back({t.centre, ring_finders_[t.finder].diameter_in() / 2,
+                           ring_finders_[t.finder].top_height_in(), t.frames});
+      }
+      continue;
+    }
     BaseObservation ob;
     ob.marker_id = t.id;
     ob.centre_in = t.centre;
@@ -459,11 +469,20 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
       }
     }
   }
+  std::vector<UnnamedBase> unnamed;
   if (!ring_finders_.empty()) {
-    for (auto& o : ring_observations(gray, time_s, r.rings))
+    for (auto& o : ring_observations(gray, time_s, r.rings, unnamed))
       r.observations.push_back(o);
   }
   r.state = measure_table(frame, time_s, tracker_.update(r.observations, time_s));
+  // A ring not named where a named base is seen (its square marker read) is that base.
+  for (const auto& u : unnamed) {
+    const bool named_there =
+        std::any_of(r.state.bases.begin(), r.state.bases.end(), [&](const TrackedBase& b) {
+          return !b.stale() && cv::norm(b.centre_in - u.centre_in) < b.radius_in + u.radius_in;
+        });
+    if (!named_there) r.state.unnamed.push_back(u);
+  }
   last_ = r.state.bases;
   ++processed_;
   return r;

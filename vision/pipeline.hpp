@@ -90,7 +90,8 @@ class Pipeline {
   std::vector<cv::Rect> second_look_regions(const std::vector<Detection>& found,
                                             std::int64_t frame) const;
   std::vector<BaseObservation> ring_observations(const cv::Mat& gray, double time_s,
-                                                 std::vector<RingSighting>& seen);
+                                                 std::vector<RingSighting>& seen,
+                                                 std::vector<UnnamedBase>& unnamed);
   void name_rings(std::size_t finder, const std::vector<char>& updated);
 
   struct RingTrack {

@@ -49,6 +49,16 @@ struct PairMeasure {
   std::vector<std::string> blockers;
 };
 
+/// A base the camera sees this frame but cannot name: its ring is fitted (and was in the frame
+/// before), but its code is not read well enough from here (hidden by its figure, too small),
+/// or it is a code no base in the map carries.
+struct UnnamedBase {
+  cv::Point2d centre_in;
+  double radius_in = 0;
+  double top_height_in = 0;  ///< the height its ring was looked for at
+  int frames = 0;            ///< frames it has stood still, seen
+};
+
 /// What the vision stage says about the table in one frame.
 struct TableState {
   std::int64_t frame = 0;
@@ -56,6 +66,7 @@ struct TableState {
   std::vector<TrackedBase> bases;         ///< sorted by marker id
   std::vector<PairMeasure> pairs;         ///< every pair of settled bases
   std::vector<std::string> not_measured;  ///< bases left out of the measurements, and why
+  std::vector<UnnamedBase> unnamed;       ///< bases seen but not named (rings), not measured
 };
 
 /// Tracker tuning.

@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -129,7 +130,10 @@ void CameraPanel::draw_content(UiContext& ctx) {
       snap->source_name, snap->frame, snap->frames_per_s, snap->capture_ms, snap->vision_ms));
   ImGui::PopStyleColor();
   const std::string seen = fmt::format("bases seen {}", snap->table.bases.size());
-  ImGui::Text("%s \u00b7 %d settled", seen.c_str(), settled);
+  const std::string unnamed_count =
+      snap->table.unnamed.empty() ? std::string()
+                                  : fmt::format(" \u00b7 {} not named", snap->table.unnamed.size());
+  ImGui::Text("%s \u00b7 %d settled%s", seen.c_str(), settled, unnamed_count.c_str());
   ui::record_last_item(ctx, seen, WidgetKind::Field, true);
   if (!snap->error.empty()) {
     ui::text_coloured_wrapped(colours::kWarning, "The camera could not start: " + snap->error);
@@ -406,6 +410,32 @@ void CameraPanel::draw_content(UiContext& ctx) {
       const float r = 6 * ctx.scale;
       ctx.widgets.add({"camera base " + b.name, "camera base " + b.name, q->x - r, q->y - r,
                        q->x + r, q->y + r, true, WidgetKind::Field});
+    }
+  }
+  // Bases the camera sees but cannot name (their code unread from here, or carried by no base
+  // in the base map): a dashed outline where their top is, and what to do.
+  int unnamed = 0;
+  for (const auto& u : snap->table.unnamed) {
+    const Vec2 c{u.centre_in.x, u.centre_in.y};
+    constexpr int kDashes = 16;
+    for (int i = 0; i < kDashes; ++i) {
+      std::array<ImVec2, 4> pts;
+      bool ok = true;
+      for (int j = 0; j < 4 && ok; ++j) {
+        const double a = 2 * std::numbers::pi * (i + j / 6.0) / kDashes;
+        const auto q = to_screen(c + Vec2{std::cos(a), std::sin(a)} * u.radius_in, u.top_height_in);
+        ok = q.has_value();
+        if (ok) pts[static_cast<std::size_t>(j)] = *q;
+      }
+      if (ok) dl->AddPolyline(pts.data(), 4, colours::kUnnamed.packed(), 0, 3.0f * ctx.scale);
+    }
+    if (auto q = to_screen(c, 5.0)) {  // where a named base's name goes (above its figure)
+      label({q->x, q->y - 2.2f * ImGui::GetTextLineHeight()}, colours::kUnnamed,
+            "base not named: its code unread, or not in the base map", 1);
+      const float r = 6 * ctx.scale;
+      const std::string name = fmt::format("camera unnamed base {}", ++unnamed);
+      ctx.widgets.add(
+          {name, name, q->x - r, q->y - r, q->x + r, q->y + r, true, WidgetKind::Field});
     }
   }
   labels.draw(dl);

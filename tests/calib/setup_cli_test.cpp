@@ -2,6 +2,7 @@
 // that saw only three markers, a table partly out of view, a calibration too weak to measure
 // with, a camera that is not there. Each runs the real `duels` binary.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -11,7 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "calib/camera_file.hpp"
 #include "calib/image_source.hpp"
@@ -223,6 +224,38 @@ TEST(SetupCli, MissingCameraGivesUpOnceWhenFramesAreCounted) {
   EXPECT_EQ(count_of(s.out, "ERROR"), 0) << s.out;
   EXPECT_EQ(count_of(s.out, "Connection"), 0) << s.out;
   EXPECT_LE(count_of(s.out, "\n"), 3) << s.out;
+}
+
+// `duels track` on the ring demo scene with a base map that leaves Gridlock out: Razor is
+// tracked by name, and Gridlock's ring at (40, 30) is reported as a base not named, in the text
+// and in the JSON (`unnamed`), rather than not at all.
+TEST(SetupCli, TrackReportsARingTheMapDoesNotNameAsUnnamed) {
+  testing::TempDir dir;
+  std::ofstream(dir.file("razor_only.yaml"))
+      << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
+         "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, target: ring2}\n";
+  const std::string args =
+      "track --source synthetic:demo_rings --bases " + dir.file("razor_only.yaml") + " --frames 6";
+  const CliRun text = duels(args);
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  const std::string last = text.out.substr(text.out.rfind("frame 5"));
+  EXPECT_NE(last.find("Razor        ( 18.00,  12.00) in"), std::string::npos) << last;
+  EXPECT_NE(last.find("(unnamed)    ( 40.00,  30.00) in  a base not named"), std::string::npos)
+      << last;
+  const CliRun json = duels(args + " --json");
+  ASSERT_EQ(json.exit_code, 0) << json.out;
+  std::istringstream lines(json.out);
+  std::string line;
+  std::string final_line;
+  while (std::getline(lines, line))
+    if (!line.empty()) final_line = line;
+  const auto j = nlohmann::json::parse(final_line);
+  ASSERT_EQ(j.at("unnamed").size(), 1U) << final_line;
+  EXPECT_NEAR(j["unnamed"][0]["centre_in"][0].get<double>(), 40, 0.1);
+  EXPECT_NEAR(j["unnamed"][0]["centre_in"][1].get<double>(), 30, 0.1);
+  EXPECT_EQ(j["unnamed"][0]["radius_in"].get<double>(), 1.0);
+  ASSERT_EQ(j.at("bases").size(), 1U);
+  EXPECT_EQ(j["bases"][0]["figure"], "Razor");
 }
 
 }  // namespace

@@ -775,6 +775,44 @@ TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
   EXPECT_EQ(count_colour(shot, box({50, 50}, 0.5f * ppi), team_colour(0), 40), 0);
 }
 
+// The ring demo scene with a base map that leaves Gridlock out (a figure the player forgot in
+// bases.yaml): Razor is named, Gridlock's ring at (40, 30) is outlined as a base not named
+// (dashed, reddish purple, at the height of its top) with what to do, and counted as such.
+TEST(Gui, TheCameraPictureOutlinesABaseItCannotName) {
+  GuiDir dir;
+  const std::string map = dir.file("razor_only.yaml");
+  std::ofstream(map) << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
+                        "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, "
+                        "target: ring2}\n";
+  CameraFeedOptions cam = still_demo_camera();
+  cam.source = "synthetic:demo_rings";
+  cam.base_map = map;
+  const CameraRun run =
+      run_camera(dir, camera_match(dir), "wait-for \"camera unnamed base 1\"\nwait 3\n", cam);
+  if (run.skipped) SKIP_OR_FAIL("no window");
+  const GuiResult& r = run.result;
+  ASSERT_TRUE(r.script_error.empty()) << r.script_error;
+  ASSERT_TRUE(r.camera);
+  ASSERT_TRUE(r.camera->error.empty()) << r.camera->error;
+  ASSERT_EQ(r.camera->table.unnamed.size(), 1U);
+  EXPECT_NEAR(r.camera->table.unnamed[0].centre_in.x, 40, 0.1);
+  EXPECT_NEAR(r.camera->table.unnamed[0].centre_in.y, 30, 0.1);
+  ASSERT_EQ(r.vision.size(), 1U);
+  EXPECT_EQ(r.vision[0].figure, "Razor");
+  EXPECT_NE(widget(r, "bases seen 1"), nullptr);
+  const cv::Mat& shot = run.shot;
+  ASSERT_FALSE(shot.empty());
+  auto box = [&](Vec2 t, double z, float half) {
+    const auto px = r.camera->plane.table_to_image({t.x, t.y, z});
+    const float x = r.camera_view[0] + static_cast<float>(px->x) * r.camera_view[2];
+    const float y = r.camera_view[1] + static_cast<float>(px->y) * r.camera_view[2];
+    return std::array<float, 4>{x - half, y - half, 2 * half, 2 * half};
+  };
+  const float ppi = static_cast<float>(r.camera->plane.px_per_in_at({40, 30})) * r.camera_view[2];
+  EXPECT_GT(count_colour(shot, box({40, 30}, 0.75, 1.3f * ppi), colours::kUnnamed, 30), 10);
+  EXPECT_EQ(count_colour(shot, box({18, 12}, 0.75, 1.3f * ppi), colours::kUnnamed, 30), 0);
+}
+
 // A wall between the bases the camera sees: the line is dashed vermillion and the wall itself is
 // outlined in vermillion on the picture, in perspective.
 TEST(Gui, TheCameraPictureOutlinesTheBlocker) {

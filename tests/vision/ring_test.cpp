@@ -553,6 +553,40 @@ TEST(Pipeline, LooksForNoRingOnTheTableMarkersOfItsOptions) {
   EXPECT_EQ(some.size() + 1, all.size());
 }
 
+// A ring the camera sees but cannot name is reported as an unnamed base where it stands: here
+// a base whose code the map does not carry (a figure the player left out of bases.yaml).
+// Bases the map names are not reported unnamed, nor is any ring when the map names them all.
+TEST(Pipeline, ReportsARingItCannotNameAsAnUnnamedBase) {
+  const SceneSpec spec = close_up_scene(BaseTargetKind::kRing2, 6, 0, 4);
+  SceneRenderer renderer(spec);
+  FrameTruth truth;
+  const cv::Mat img = renderer.render(0, &truth);
+  ASSERT_GE(truth.bases.size(), 3U);
+  const auto last_state = [&](const BaseMap& map) {
+    Pipeline p(renderer.plane(), map, {}, {}, {}, {});
+    TableState state;
+    for (int f = 0; f < 4; ++f)
+      state = p.process(img, f, f / 10.0).state;
+    return state;
+  };
+  BaseMap partial = base_map_from_scene(spec);
+  const int left_out = partial.bases.front().marker_id;
+  partial.bases.erase(partial.bases.begin());
+  const TableState all = last_state(base_map_from_scene(spec));
+  const TableState some = last_state(partial);
+  EXPECT_TRUE(all.unnamed.empty());
+  EXPECT_EQ(all.bases.size(), truth.bases.size());
+  EXPECT_EQ(some.bases.size() + 1, truth.bases.size());
+  ASSERT_EQ(some.unnamed.size(), 1U);
+  const auto t = std::find_if(truth.bases.begin(), truth.bases.end(),
+                              [&](const auto& b) { return b.marker_id == left_out; });
+  ASSERT_NE(t, truth.bases.end());
+  EXPECT_LT(cv::norm(some.unnamed[0].centre_in - t->centre_in), 0.05);
+  EXPECT_DOUBLE_EQ(some.unnamed[0].radius_in, 1.0);
+  EXPECT_DOUBLE_EQ(some.unnamed[0].top_height_in, 0.75);
+  EXPECT_GE(some.unnamed[0].frames, 2);
+}
+
 // A calibration registered from table markers gives their squares back (each marker's four
 // corners in turn); one registered from a board gives none.
 TEST(Pipeline, TableMarkersComeFromAMarkerRegistration) {
