@@ -42,19 +42,20 @@ inline constexpr Rgba kReddishPurple{204, 121, 167};
 namespace colours {
 inline constexpr Rgba kLineClear = okabe_ito::kBluishGreen;  ///< clear line of fire (solid)
 inline constexpr Rgba kLineBlocked =
-    okabe_ito::kVermillion;                               ///< blocked line (dashed) and blockers
-inline constexpr Rgba kReach = okabe_ito::kSkyBlue;       ///< reachable region
-inline constexpr Rgba kSelected = okabe_ito::kYellow;     ///< selected figure's outline
-inline constexpr Rgba kWarning = okabe_ito::kVermillion;  ///< refusals, errors
-inline constexpr Rgba kGood = okabe_ito::kBluishGreen;    ///< a hit, a legal choice
-inline constexpr Rgba kUnnamed =
-    okabe_ito::kReddishPurple;                  ///< a base the camera sees but cannot name (dashed)
-inline constexpr Rgba kTable{38, 44, 40};       ///< the table surface
-inline constexpr Rgba kGrid{62, 70, 64};        ///< 6" grid lines
-inline constexpr Rgba kTerrain{120, 116, 108};  ///< placed terrain
+    okabe_ito::kVermillion;                                 ///< blocked line (dashed) and blockers
+inline constexpr Rgba kReach = okabe_ito::kSkyBlue;         ///< reachable region
+inline constexpr Rgba kSelected = okabe_ito::kYellow;       ///< selected figure's outline
+inline constexpr Rgba kWarning = okabe_ito::kVermillion;    ///< refusals, errors
+inline constexpr Rgba kGood = okabe_ito::kBluishGreen;      ///< a hit, a legal choice
+inline constexpr Rgba kTable{38, 44, 40};                   ///< the table surface
+inline constexpr Rgba kGrid{62, 70, 64};                    ///< 6" grid lines
+inline constexpr Rgba kTerrain{120, 116, 108};              ///< placed terrain
 inline constexpr Rgba kTerrainUnplaced{120, 116, 108, 70};  ///< terrain not on the table yet
 inline constexpr Rgba kText{235, 235, 235};
 inline constexpr Rgba kTextDim{160, 160, 160};
+
+/// A base the camera sees but cannot name (outlined dashed).
+inline constexpr Rgba kUnnamed = okabe_ito::kReddishPurple;
 }  // namespace colours
 
 /// The colour of team `team` (seating order), from Okabe–Ito; repeats after six teams.
