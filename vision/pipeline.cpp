@@ -474,15 +474,14 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
     for (auto& o : ring_observations(gray, time_s, r.rings, unnamed))
       r.observations.push_back(o);
   }
-  r.state = measure_table(frame, time_s, tracker_.update(r.observations, time_s));
+  std::vector<TrackedBase> bases = tracker_.update(r.observations, time_s);
   // A ring not named where a named base is seen (its square marker read) is that base.
-  for (const auto& u : unnamed) {
-    const bool named_there =
-        std::any_of(r.state.bases.begin(), r.state.bases.end(), [&](const TrackedBase& b) {
-          return !b.stale() && cv::norm(b.centre_in - u.centre_in) < b.radius_in + u.radius_in;
-        });
-    if (!named_there) r.state.unnamed.push_back(u);
-  }
+  std::erase_if(unnamed, [&](const UnnamedBase& u) {
+    return std::any_of(bases.begin(), bases.end(), [&](const TrackedBase& b) {
+      return !b.stale() && cv::norm(b.centre_in - u.centre_in) < b.radius_in + u.radius_in;
+    });
+  });
+  r.state = measure_table(frame, time_s, std::move(bases), std::move(unnamed));
   last_ = r.state.bases;
   ++processed_;
   return r;

@@ -128,11 +128,19 @@ std::vector<TrackedBase> Tracker::update(const std::vector<BaseObservation>& obs
   return out;
 }
 
-TableState measure_table(std::int64_t frame, double time_s, std::vector<TrackedBase> bases) {
+TableState measure_table(std::int64_t frame, double time_s, std::vector<TrackedBase> bases,
+                         std::vector<UnnamedBase> unnamed) {
   TableState s;
   s.frame = frame;
   s.time_s = time_s;
   s.bases = std::move(bases);
+  s.unnamed = std::move(unnamed);
+  Obstacles unnamed_bases;
+  for (const auto& u : s.unnamed) {
+    unnamed_bases.push_back(
+        {fmt::format("unnamed base ({:.1f}, {:.1f})", u.centre_in.x, u.centre_in.y),
+         Shape::make_circle({u.centre_in.x, u.centre_in.y}, u.radius_in)});
+  }
   std::vector<std::size_t> settled;
   for (std::size_t i = 0; i < s.bases.size(); ++i) {
     const auto& b = s.bases[i];
@@ -149,7 +157,7 @@ TableState measure_table(std::int64_t frame, double time_s, std::vector<TrackedB
     for (std::size_t bi = ai + 1; bi < settled.size(); ++bi) {
       const std::size_t a = settled[ai];
       const std::size_t b = settled[bi];
-      Obstacles others;
+      Obstacles others = unnamed_bases;
       for (std::size_t k : settled) {
         if (k == a || k == b) continue;
         others.push_back(

@@ -107,6 +107,9 @@ class Tracker {
 };
 
 /// Pairwise gaps and lines of fire between settled bases; other bases are listed as not measured.
-TableState measure_table(std::int64_t frame, double time_s, std::vector<TrackedBase> bases);
+/// `unnamed` bases are not measured, but they stand on the table: they block lines of fire
+/// (named "unnamed base (X, Y)").
+TableState measure_table(std::int64_t frame, double time_s, std::vector<TrackedBase> bases,
+                         std::vector<UnnamedBase> unnamed = {});
 
 }  // namespace duels::vision

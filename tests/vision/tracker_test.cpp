@@ -107,5 +107,35 @@ TEST(Measure, OnlySettledBasesAreMeasuredAndOthersBlock) {
   }
 }
 
+// A base the camera sees but cannot name stands on the table all the same: it blocks the line
+// of fire between two bases as a named one does, and is listed, not measured.
+TEST(Measure, AnUnnamedBaseBlocksLinesOfFire) {
+  std::vector<TrackedBase> bases(2);
+  bases[0].figure = "A";
+  bases[0].centre_in = {10, 10};
+  bases[1].figure = "B";
+  bases[1].centre_in = {30, 10};
+  for (auto& b : bases) {
+    b.radius_in = 1;
+    b.state = BaseState::kSettled;
+  }
+  const TableState clear = measure_table(7, 0.7, bases);
+  ASSERT_EQ(clear.pairs.size(), 1u);
+  EXPECT_TRUE(clear.pairs[0].line_of_fire);
+  UnnamedBase u;
+  u.centre_in = {20, 10};
+  u.radius_in = 1;
+  const TableState s = measure_table(7, 0.7, bases, {u});
+  ASSERT_EQ(s.pairs.size(), 1u);
+  EXPECT_FALSE(s.pairs[0].line_of_fire);
+  ASSERT_EQ(s.pairs[0].blockers.size(), 1u);
+  EXPECT_EQ(s.pairs[0].blockers[0], "unnamed base (20.0, 10.0)");
+  ASSERT_EQ(s.unnamed.size(), 1u);
+  EXPECT_TRUE(s.not_measured.empty());
+  // Off the line, it blocks nothing.
+  u.centre_in = {20, 14};
+  EXPECT_TRUE(measure_table(7, 0.7, bases, {u}).pairs[0].line_of_fire);
+}
+
 }  // namespace
 }  // namespace duels::vision
