@@ -520,18 +520,25 @@ TEST(RingFinder, LooksForNoRingInsideAnExcludedRegion) {
     EXPECT_EQ(near(some, truth.bases[i].centre_in), near(all, truth.bases[i].centre_in)) << i;
 }
 
+// The close-up scene of six two-band rings (table 4), its first frame rendered.
+struct CloseUpRings {
+  SceneSpec spec = close_up_scene(BaseTargetKind::kRing2, 6, 0, 4);
+  SceneRenderer renderer{spec};
+  FrameTruth truth;
+  cv::Mat img = renderer.render(0, &truth);
+};
+
 // The table's own markers, where the calibration put them, are masked from ring candidates
 // in the pipeline (even a marker the camera sees only in part, which detection cannot find):
 // a base standing where a table marker is said to be is not reported, the others are.
 TEST(Pipeline, LooksForNoRingOnTheTableMarkersOfItsOptions) {
-  const SceneSpec spec = close_up_scene(BaseTargetKind::kRing2, 6, 0, 4);
-  SceneRenderer renderer(spec);
-  FrameTruth truth;
-  const cv::Mat img = renderer.render(0, &truth);
+  CloseUpRings scene;
+  const FrameTruth& truth = scene.truth;
+  const cv::Mat& img = scene.img;
   ASSERT_GE(truth.bases.size(), 3U);
   const cv::Point2d c = truth.bases[0].centre_in;
   const auto reported = [&](const RingIdentityOptions& rings) {
-    Pipeline p(renderer.plane(), base_map_from_scene(spec), {}, {}, {}, rings);
+    Pipeline p(scene.renderer.plane(), base_map_from_scene(scene.spec), {}, {}, {}, rings);
     std::vector<int> ids;
     for (int f = 0; f < 3; ++f) {
       ids.clear();
@@ -557,16 +564,15 @@ TEST(Pipeline, LooksForNoRingOnTheTableMarkersOfItsOptions) {
 // a base whose code the map does not carry (a figure the player left out of bases.yaml).
 // Bases the map names are not reported unnamed, nor is any ring when the map names them all.
 TEST(Pipeline, ReportsARingItCannotNameAsAnUnnamedBase) {
-  const SceneSpec spec = close_up_scene(BaseTargetKind::kRing2, 6, 0, 4);
-  SceneRenderer renderer(spec);
-  FrameTruth truth;
-  const cv::Mat img = renderer.render(0, &truth);
+  CloseUpRings scene;
+  const SceneSpec& spec = scene.spec;
+  const FrameTruth& truth = scene.truth;
   ASSERT_GE(truth.bases.size(), 3U);
   const auto last_state = [&](const BaseMap& map) {
-    Pipeline p(renderer.plane(), map, {}, {}, {}, {});
+    Pipeline p(scene.renderer.plane(), map, {}, {}, {}, {});
     TableState state;
     for (int f = 0; f < 4; ++f)
-      state = p.process(img, f, f / 10.0).state;
+      state = p.process(scene.img, f, f / 10.0).state;
     return state;
   };
   BaseMap partial = base_map_from_scene(spec);
