@@ -530,8 +530,12 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   return s;
 }
 
+double tight_rim_rms(const RimFit& fit) {
+  return std::max(0.045 * fit.radius_in, 0.3 * fit.pixel_in);
+}
+
 bool tight_rim_fit(const RimFit& fit) {
-  return fit.fit_rms_in <= std::max(0.045 * fit.radius_in, 0.3 * fit.pixel_in);
+  return fit.fit_rms_in <= tight_rim_rms(fit);
 }
 
 bool whole_rim_fit(const RimFit& fit, int min_rays) {
@@ -663,7 +667,6 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   const double R = radius_;
   const cv::Point2d c = rim->centre_in;
   const std::vector<int>& ray_ok = rim->ray_ok;
-  const double tight_rms = std::max(0.045 * R, 0.3 * rim->pixel_in);
   RingSighting s;
   s.centre_in = c;
   s.radius_in = R;
@@ -800,7 +803,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // A loosely fitted ring may be misplaced by a tenth of an inch, and its code samples then
   // fall beside their cells: its readings count less (by the square of how loose it is). A far
   // ring misplaced so once read as the code of a ring hidden at the table's far edge.
-  const double loose_w = s.loose ? std::pow(tight_rms / s.fit_rms_in, 2) : 1.0;
+  const double loose_w = s.loose ? std::pow(tight_rim_rms(*rim) / s.fit_rms_in, 2) : 1.0;
   for (int bj = 0; bj < m * bands; ++bj) {
     const int j = bj % m;
     const double f = band_mid[static_cast<std::size_t>(bj / m)];

@@ -107,7 +107,9 @@ struct RimFit {
 std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
                                    cv::Point2d guess_in, double radius_in, double top_height_in,
                                    bool wide = false, cv::Point2d* reached = nullptr);
-/// A tight rim fit: its RMS at most 0.045 R or 0.3 pixel.
+/// The RMS of a tight rim fit: 0.045 R, or 0.3 pixel where a pixel is larger.
+[[nodiscard]] double tight_rim_rms(const RimFit& fit);
+/// A tight rim fit: its RMS at most tight_rim_rms.
 [[nodiscard]] bool tight_rim_fit(const RimFit& fit);
 /// A looser fit that still looks like a whole top: its rim on `min_rays` of the kRingRays rays
 /// or more, and its own size when fitted freely (0.975–1.045 R, give or take 0.3 pixel). The
