@@ -233,13 +233,27 @@ void CameraPanel::draw_content(UiContext& ctx) {
     labels.add(at.x, at.y, colour, std::move(text), priority);
   };
   // A circle on the table plane, as the camera sees it (an ellipse, bent by the lens).
-  auto ring = [&](Vec2 centre, double radius_in, Rgba colour, float thickness, double z = 0) {
-    std::vector<ImVec2> pts;
+  // Dashed: 18 dashes of 10°, 10° apart.
+  auto ring = [&](Vec2 centre, double radius_in, Rgba colour, float thickness, double z = 0,
+                  bool dashed = false) {
     constexpr int kSegments = 72;
+    std::array<std::optional<ImVec2>, kSegments> at;
     for (int i = 0; i < kSegments; ++i) {
       const double a = 2 * std::numbers::pi * i / kSegments;
-      if (auto q = to_screen(centre + Vec2{std::cos(a), std::sin(a)} * radius_in, z))
-        pts.push_back(*q);
+      at[static_cast<std::size_t>(i)] =
+          to_screen(centre + Vec2{std::cos(a), std::sin(a)} * radius_in, z);
+    }
+    if (dashed) {
+      for (std::size_t i = 0; i < at.size(); i += 4) {
+        if (!at[i] || !at[i + 1] || !at[i + 2]) continue;
+        const std::array<ImVec2, 3> dash = {*at[i], *at[i + 1], *at[i + 2]};
+        dl->AddPolyline(dash.data(), 3, colour.packed(), 0, thickness);
+      }
+      return;
+    }
+    std::vector<ImVec2> pts;
+    for (const auto& q : at) {
+      if (q) pts.push_back(*q);
     }
     if (pts.size() > 2)
       dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), colour.packed(), ImDrawFlags_Closed,
@@ -417,18 +431,7 @@ void CameraPanel::draw_content(UiContext& ctx) {
   int unnamed = 0;
   for (const auto& u : snap->table.unnamed) {
     const Vec2 c{u.centre_in.x, u.centre_in.y};
-    constexpr int kDashes = 16;
-    for (int i = 0; i < kDashes; ++i) {
-      std::array<ImVec2, 4> pts;
-      bool ok = true;
-      for (int j = 0; j < 4 && ok; ++j) {
-        const double a = 2 * std::numbers::pi * (i + j / 6.0) / kDashes;
-        const auto q = to_screen(c + Vec2{std::cos(a), std::sin(a)} * u.radius_in, u.top_height_in);
-        ok = q.has_value();
-        if (ok) pts[static_cast<std::size_t>(j)] = *q;
-      }
-      if (ok) dl->AddPolyline(pts.data(), 4, colours::kUnnamed.packed(), 0, 3.0f * ctx.scale);
-    }
+    ring(c, u.radius_in, colours::kUnnamed, 3.0f * ctx.scale, u.top_height_in, true);
     if (auto q = to_screen(c, 5.0)) {  // where a named base's name goes (above its figure)
       label({q->x, q->y - 2.2f * ImGui::GetTextLineHeight()}, colours::kUnnamed,
             "base not named: its code unread, or not in the base map", 1);
