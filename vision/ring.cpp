@@ -328,14 +328,19 @@ RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, doubl
   // Top view: about 4 pixels across the ring's radius.
   ppi_ = std::clamp(7.0 / radius_, 3.0, 14.0);
   const auto& t = plane_.table();
-  const int w = static_cast<int>(std::lround(t.width_in * ppi_));
-  const int h = static_cast<int>(std::lround(t.depth_in * ppi_));
+  // The top view reaches past the table's edges by the filter's reach, so a ring near an edge
+  // is scored against what lies beyond it. Cut at the edge, the view read black there, and the
+  // filter put a row of strong false candidates along every edge, which crowded out far rings
+  // (`find` measures only the strongest). Measured: 2 more of 1280 two-band rings named.
+  margin_px_ = static_cast<int>(std::ceil(1.4 * radius_ * ppi_));
+  const int w = static_cast<int>(std::lround(t.width_in * ppi_)) + 2 * margin_px_;
+  const int h = static_cast<int>(std::lround(t.depth_in * ppi_)) + 2 * margin_px_;
   map_x_.create(h, w, CV_32F);
   map_y_.create(h, w, CV_32F);
   for (int v = 0; v < h; ++v) {
     for (int u = 0; u < w; ++u) {
-      const auto px =
-          plane_.table_to_image({(u + 0.5) / ppi_, t.depth_in - (v + 0.5) / ppi_, height_});
+      const auto px = plane_.table_to_image(
+          {(u - margin_px_ + 0.5) / ppi_, t.depth_in - (v - margin_px_ + 0.5) / ppi_, height_});
       map_x_.at<float>(v, u) = px ? static_cast<float>(px->x) : -1.f;
       map_y_.at<float>(v, u) = px ? static_cast<float>(px->y) : -1.f;
     }
@@ -438,7 +443,10 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
     outside_level.push_back(prof[static_cast<std::size_t>(out_i)]);
   }
   if (static_cast<int>(rim.size()) < kRingRays / 2) return std::nullopt;
-  // Robust fit: free radius first, trimmed twice; the radius must be the base's.
+  // Robust fit: free radius first, trimmed twice; the radius must be the base's. Then the known
+  // radius seen through the blur, twice: the rim points are trimmed about that model and it is
+  // fitted once more. Measured: 7 more of 1280 two-band rings named with the second fit, none
+  // wrongly (`duels bench coverage --target ring2 --seeds 16`).
   std::vector<char> keep(rim.size(), 1);
   cv::Point2d c = guess;
   double r = R;
@@ -446,7 +454,7 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   double bias_px = 0;  // the blur's outward shift of the rim (last pass)
   // The model's radius at rim point i.
   const auto radius_at = [&](std::size_t i) { return r + bias_px * rim_in_per_px[i]; };
-  for (int pass = 0; pass < 4; ++pass) {
+  for (int pass = 0; pass < 5; ++pass) {
     std::vector<cv::Point2d> pts;
     std::vector<double> sizes;
     for (std::size_t i = 0; i < rim.size(); ++i) {
@@ -863,7 +871,7 @@ std::vector<RingSighting> RingFinder::find(
   std::vector<Cand> cands;
   if (search) {
     cv::Mat top;
-    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
     // Matched filter of the rim: the white band just inside the rim minus the band just
     // outside it (zero mean, so flat felt scores nothing).
     cv::Mat score;
@@ -879,12 +887,13 @@ std::vector<RingSighting> RingFinder::find(
     const int nms = std::max(1, static_cast<int>(0.8 * radius_ * ppi_));
     cv::dilate(score, dil,
                cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
-    for (int v = 0; v < score.rows; ++v) {
+    // Peaks on the table only (a base's centre is on it).
+    const int lo = std::max(1, margin_px_);
+    for (int v = lo; v < score.rows - lo; ++v) {
       const float* sp = score.ptr<float>(v);
       const float* dp = dil.ptr<float>(v);
-      for (int u = 0; u < score.cols; ++u) {
-        if (sp[u] >= 20.f && sp[u] >= dp[u] && u > 0 && v > 0 && u + 1 < score.cols &&
-            v + 1 < score.rows) {
+      for (int u = lo; u < score.cols - lo; ++u) {
+        if (sp[u] >= 20.f && sp[u] >= dp[u]) {
           // Sub-pixel peak (parabola through the neighbours in each direction).
           const auto peak = [](double m, double c0, double p) {
             const double den = m - 2 * c0 + p;
@@ -892,8 +901,9 @@ std::vector<RingSighting> RingFinder::find(
           };
           const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
           const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
-          cands.push_back(
-              {sp[u], {(u + 0.5 + du) / ppi_, plane_.table().depth_in - (v + 0.5 + dv) / ppi_}});
+          cands.push_back({sp[u],
+                           {(u - margin_px_ + 0.5 + du) / ppi_,
+                            plane_.table().depth_in - (v - margin_px_ + 0.5 + dv) / ppi_}});
         }
       }
     }

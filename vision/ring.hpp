@@ -179,7 +179,8 @@ class RingFinder {
   double radius_;
   double height_;
   RingStyle style_;
-  double ppi_;  // top-view pixels per inch
+  double ppi_;         // top-view pixels per inch
+  int margin_px_ = 0;  // top-view pixels past each edge of the table
   cv::Mat map_x_;
   cv::Mat map_y_;
   cv::Mat kernel_;  // the rim's matched filter in the top view
