@@ -31,14 +31,17 @@ DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
     : options_(options), plane_(plane), table_(plane.table()) {
   if (options_.px_per_in <= 0) options_.px_per_in = std::clamp(7.0 / options_.radius_in, 3.0, 14.0);
   const double ppi = options_.px_per_in;
-  const int w = static_cast<int>(std::lround(table_.width_in * ppi));
-  const int h = static_cast<int>(std::lround(table_.depth_in * ppi));
+  // The top view reaches past the table's edges by the filter's reach, as the ring finder's
+  // does (vision/ring.cpp): cut at the edges, it put false candidates all along them.
+  margin_px_ = static_cast<int>(std::ceil(1.4 * options_.radius_in * ppi));
+  const int w = static_cast<int>(std::lround(table_.width_in * ppi)) + 2 * margin_px_;
+  const int h = static_cast<int>(std::lround(table_.depth_in * ppi)) + 2 * margin_px_;
   map_x_.create(h, w, CV_32F);
   map_y_.create(h, w, CV_32F);
   for (int v = 0; v < h; ++v) {
     for (int u = 0; u < w; ++u) {
-      const cv::Point3d p((u + 0.5) / ppi, table_.depth_in - (v + 0.5) / ppi,
-                          options_.top_height_in);
+      const cv::Point3d p((u - margin_px_ + 0.5) / ppi,
+                          table_.depth_in - (v - margin_px_ + 0.5) / ppi, options_.top_height_in);
       const auto px = plane.table_to_image(p);
       map_x_.at<float>(v, u) = px ? static_cast<float>(px->x) : -1.f;
       map_y_.at<float>(v, u) = px ? static_cast<float>(px->y) : -1.f;
@@ -76,7 +79,8 @@ cv::Mat DiscFinder::rectify(const cv::Mat& image) const {
   cv::Mat out;
   cv::remap(calib::to_gray(image), out, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT,
             cv::Scalar(0));
-  return out;
+  return out(cv::Rect(margin_px_, margin_px_, out.cols - 2 * margin_px_, out.rows - 2 * margin_px_))
+      .clone();
 }
 
 double DiscFinder::rim_step(const cv::Mat& gray, const RimFit& fit) const {
@@ -115,7 +119,7 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
   }
   if (search) {
     cv::Mat top;
-    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
     // A light top's matched filter: the band just inside the rim minus the band just outside
     // it (zero mean, so flat felt scores nothing); local maxima over about a base radius.
     cv::Mat score;
@@ -129,13 +133,15 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
       cv::Point2d at;
     };
     std::vector<Cand> found;
-    for (int v = 1; v + 1 < score.rows; ++v) {
+    // Peaks on the table only (a base's centre is on it).
+    const int lo = std::max(1, margin_px_);
+    for (int v = lo; v < score.rows - lo; ++v) {
       const float* sp = score.ptr<float>(v);
       const float* dp = dil.ptr<float>(v);
-      for (int u = 1; u + 1 < score.cols; ++u) {
+      for (int u = lo; u < score.cols - lo; ++u) {
         if (sp[u] >= options_.min_contrast && sp[u] >= dp[u]) {
-          const cv::Point2d at((u + 0.5) / options_.px_per_in,
-                               table_.depth_in - (v + 0.5) / options_.px_per_in);
+          const cv::Point2d at((u - margin_px_ + 0.5) / options_.px_per_in,
+                               table_.depth_in - (v - margin_px_ + 0.5) / options_.px_per_in);
           if (!excluded(at)) found.push_back({sp[u], at});
         }
       }

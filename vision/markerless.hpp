@@ -68,6 +68,7 @@ class DiscFinder {
   DiscOptions options_;
   calib::TablePlane plane_;
   calib::TableGeometry table_;
+  int margin_px_ = 0;  // top-view pixels past each edge of the table
   cv::Mat map_x_;
   cv::Mat map_y_;
   cv::Mat kernel_;  // a light top's matched filter in the top view
