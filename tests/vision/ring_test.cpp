@@ -416,13 +416,12 @@ TEST(Coverage, ARingByTheTablesEdgeIsLookedFor) {
   EXPECT_EQ(r.found_total(), r.all_total());
 }
 
-// Seed 5 of the 720p 60° scenario: a far ring's top-view candidate lay 0.19" off, and the rim
-// fitted from there failed. The known radius seen through the blur is now fitted twice, the
-// rim points trimmed about it in between: the ring is fitted tightly. Another ring, whose
-// visible half fitted its own code and this ring's alike, is then named too: 16 of 16, 14
-// with one fit.
+// Seed 6 of the 720p 60° scenario: a ring whose top-view candidate lay 0.05" off failed the rim
+// fit at the scored frame (its last search). The known radius seen through the blur is now
+// fitted twice, the rim points trimmed about it in between: the ring is fitted (loosely) and
+// named, 16 of 16 (15 with one fit).
 TEST(Coverage, TheBlurredRimIsFittedTwice) {
-  const CoverageResult r = bench_seeds("720p 60deg", 5, 1);
+  const CoverageResult r = bench_seeds("720p 60deg", 6, 1);
   EXPECT_EQ(r.found_total(), r.all_total());
 }
 
