@@ -1,6 +1,6 @@
 // `duels track --source cam:0|FILE|DIR|URL|synthetic:demo [--calib FILE] [--bases MAP.yaml]
-// | --markerless [--diameter D] [--name FIGURE@X,Y …]` — every base in table inches, frame by
-// frame, with gaps and lines of fire between settled bases.
+// [--name FIGURE@X,Y …] | --markerless [--diameter D] [--name …]` — every base in table inches,
+// frame by frame, with gaps and lines of fire between settled bases.
 #include <fmt/format.h>
 
 #include <array>
@@ -106,8 +106,9 @@ void add_track(CLI::App& root) {
       ->check(CLI::Range(0.0, 6.0))
       ->capture_default_str();
   cmd->add_option("--name", opts->names,
-                  "markerless: FIGURE@X,Y names the base standing nearest (within 3\") to "
-                  "table point X,Y when first seen; repeat for each figure");
+                  "FIGURE@X,Y names the base standing nearest (within 3\") to table point X,Y: "
+                  "markerless, each base; with rings, a ring the camera cannot name; repeat for "
+                  "each figure");
   cmd->add_option("--calib", opts->calib,
                   "calibration file with a table registration (synthetic sources default to "
                   "the scene's exact camera)");
@@ -189,34 +190,41 @@ void add_track(CLI::App& root) {
     } else if (renderer) {
       table_markers = vision::table_markers_of(vision::scene_corner_markers(renderer->spec()));
     }
+    // --name FIGURE@X,Y: the figure and the table point.
+    std::vector<std::pair<std::string, cv::Point2d>> names;
+    for (const auto& n : opts->names) {
+      const auto at = n.rfind('@');
+      double x = 0;
+      double y = 0;
+      char comma = 0;
+      std::istringstream in(at == std::string::npos ? "" : n.substr(at + 1));
+      if (at == std::string::npos || at == 0 || !(in >> x >> comma >> y) || comma != ',' ||
+          !(in >> std::ws).eof()) {
+        throw UsageError(fmt::format("--name '{}': expected FIGURE@X,Y, e.g. Razor@12,10", n));
+      }
+      names.emplace_back(n.substr(0, at), cv::Point2d(x, y));
+    }
     if (opts->markerless) {
       vision::DiscOptions discs;
       discs.radius_in = opts->diameter / 2;
       discs.top_height_in = opts->top_height;
       discs.table_markers_in = table_markers;
       markerless.emplace(*plane, discs);
-      for (const auto& n : opts->names) {
-        const auto at = n.rfind('@');
-        double x = 0;
-        double y = 0;
-        char comma = 0;
-        std::istringstream in(at == std::string::npos ? "" : n.substr(at + 1));
-        if (at == std::string::npos || at == 0 || !(in >> x >> comma >> y) || comma != ',' ||
-            !(in >> std::ws).eof()) {
-          throw UsageError(fmt::format("--name '{}': expected FIGURE@X,Y, e.g. Razor@12,10", n));
-        }
-        markerless->name_near({x, y}, n.substr(0, at));
-      }
+      for (const auto& [figure, at] : names)
+        markerless->name_near(at, figure);
     } else {
-      if (!opts->names.empty()) {
-        throw UsageError("--name is for --markerless (marker mode names bases in --bases)");
-      }
       vision::DetectorOptions detector;
       detector.aruco3 = opts->aruco3;
       vision::RingIdentityOptions rings;
       rings.table_markers_in = table_markers;
       pipeline.emplace(*plane, *map, detector, vision::TrackerOptions{},
                        vision::SecondLookOptions{}, rings);
+      // A ring the camera cannot name (its code hidden, or another than the map's), named by
+      // where it stands.
+      for (const auto& [figure, at] : names) {
+        if (auto named = pipeline->name_near(at, figure); !named)
+          throw UsageError(fmt::format("--name {}@{},{}: {}", figure, at.x, at.y, named.error()));
+      }
     }
     int done = 0;
     int retries = 0;

@@ -238,9 +238,11 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       seen.push_back(std::move(s));
     }
   }
-  // Name the rings of each size together: every code in play to at most one ring, the total
-  // agreement as large as it can be (an assignment problem), and a ring is named only when
-  // giving its code elsewhere, or leaving it unnamed, would cost clearly more evidence.
+  // The names the player gave first (they stand whatever the codes read), then the rings of
+  // each size together: every code in play to at most one ring, the total agreement as large
+  // as it can be (an assignment problem), and a ring is named only when giving its code
+  // elsewhere, or leaving it unnamed, would cost clearly more evidence.
+  apply_pending_names(updated);
   for (std::size_t f = 0; f < ring_finders_.size(); ++f)
     name_rings(f, updated);
   std::vector<BaseObservation> out;
@@ -267,6 +269,55 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
   return out;
 }
 
+Expected<int, std::string> Pipeline::name_near(cv::Point2d near_in, const std::string& figure) {
+  const auto it = std::find_if(map_.bases.begin(), map_.bases.end(),
+                               [&](const BaseMarker& b) { return b.figure == figure; });
+  if (it == map_.bases.end())
+    return fmt::format("no base of '{}' in the base map (bases.yaml)", figure);
+  if (!it->ring) {
+    return fmt::format(
+        "{}'s base carries a square marker (id {}): the camera names it by its "
+        "marker",
+        figure, it->marker_id);
+  }
+  std::erase_if(pending_names_, [&](const PendingName& p) { return p.marker_id == it->marker_id; });
+  pending_names_.push_back({near_in, it->marker_id});
+  return it->marker_id;
+}
+
+void Pipeline::apply_pending_names(const std::vector<char>& updated) {
+  constexpr double kNameWithinIn = 3.0;
+  std::erase_if(pending_names_, [&](const PendingName& p) {
+    // The finder whose codes hold this base's (its ring's size and style).
+    std::size_t f = 0;
+    while (f < ring_codes_.size() && std::find(ring_codes_[f].begin(), ring_codes_[f].end(),
+                                               p.marker_id) == ring_codes_[f].end())
+      ++f;
+    if (f == ring_codes_.size()) return true;
+    std::size_t best = ring_tracks_.size();
+    double best_d = kNameWithinIn;
+    for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+      const double d = cv::norm(ring_tracks_[i].centre - p.near_in);
+      if (ring_tracks_[i].finder == f && updated[i] && d < best_d) {
+        best_d = d;
+        best = i;
+      }
+    }
+    if (best == ring_tracks_.size()) return false;  // not seen yet: waits
+    for (auto& t : ring_tracks_) {
+      if (t.id == p.marker_id) {
+        t.id = -1;
+        t.pinned = false;
+      }
+    }
+    RingTrack& t = ring_tracks_[best];
+    t.id = p.marker_id;
+    t.pinned = true;
+    t.score = 1;
+    return true;
+  });
+}
+
 void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) {
   const RingIdentityOptions& o = ring_options_;
   const std::vector<int>& codes = ring_codes_[finder];
@@ -275,9 +326,20 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   // but does not take part: a code is not ruled out for a ring that is seen because a ring
   // that is not seen holds it (that one may be a stale copy, and the exclusion would then
   // name the seen ring wrongly); a seen ring clearly named with it takes it over.
+  // Rings the player named keep their names and take no part; their codes are not given.
   std::vector<std::size_t> rows;
+  std::vector<char> pinned_code(static_cast<std::size_t>(n_codes), 0);
   for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
-    if (ring_tracks_[i].finder == finder && updated[i]) rows.push_back(i);
+    const RingTrack& t = ring_tracks_[i];
+    if (t.finder != finder) continue;
+    if (t.pinned) {
+      for (int c = 0; c < n_codes; ++c) {
+        if (codes[static_cast<std::size_t>(c)] == t.id)
+          pinned_code[static_cast<std::size_t>(c)] = 1;
+      }
+    } else if (updated[i]) {
+      rows.push_back(i);
+    }
   }
   if (rows.empty() || n_codes == 0) return;
   // Utility of ring r carrying code c: its evidence for c in clearly seen sectors (whether or
@@ -298,7 +360,7 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
       const RingAgreement& a = agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
       const double u =
           a.sectors + (t.id == codes[static_cast<std::size_t>(c)] ? o.keep_sectors : 0.0);
-      row[static_cast<std::size_t>(c)] = -u;
+      row[static_cast<std::size_t>(c)] = pinned_code[static_cast<std::size_t>(c)] ? kForbidden : -u;
     }
   }
   const std::vector<int> best = min_cost_assignment(cost);
@@ -377,8 +439,8 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
     for (std::size_t k = i + 1; k < ring_tracks_.size(); ++k) {
       if (ring_tracks_[i].id < 0 || ring_tracks_[i].id != ring_tracks_[k].id) continue;
-      ring_tracks_[i].id = -1;
-      ring_tracks_[k].id = -1;
+      if (!ring_tracks_[k].pinned) ring_tracks_[k].id = -1;
+      if (!ring_tracks_[i].pinned) ring_tracks_[i].id = -1;
     }
   }
 }

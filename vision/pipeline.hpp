@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "calib/table.hpp"
+#include "common/error.hpp"
 #include "vision/markers.hpp"
 #include "vision/ring.hpp"
 #include "vision/scene.hpp"
@@ -81,6 +82,13 @@ class Pipeline {
            TrackerOptions tracker = {}, SecondLookOptions second = {},
            RingIdentityOptions rings = {});
   PipelineResult process(const cv::Mat& image, std::int64_t frame, double time_s);
+  /// The player names a ring the camera cannot name (its code hidden, or not the one in the
+  /// map): the ring seen nearest `near_in` (within 3", table inches), now or when it is first
+  /// seen, is reported as `figure`'s base while it is followed (moving, turning, hidden up to
+  /// RingIdentityOptions::forget_s), whatever its code reads; a ring named so by its code gives
+  /// the name up. Gives the figure's marker id, or why not: a figure not in the map, or whose
+  /// base carries a square marker (named by the marker itself).
+  Expected<int, std::string> name_near(cv::Point2d near_in, const std::string& figure);
   [[nodiscard]] const calib::TablePlane& plane() const { return plane_; }
   [[nodiscard]] const BaseMap& map() const { return map_; }
   /// The part of the picture where the map's smallest marker is small (empty when none is).
@@ -105,7 +113,13 @@ class Pipeline {
     double last_seen_s = 0;
     int frames = 0;        // while standing still
     int tight_frames = 0;  // of those, the frames its rim passed the tight fit
+    bool pinned = false;   // named by the player (name_near): its code does not rename it
   };
+  struct PendingName {
+    cv::Point2d near_in;
+    int marker_id = -1;
+  };
+  void apply_pending_names(const std::vector<char>& updated);
 
   calib::TablePlane plane_;
   BaseMap map_;
@@ -118,6 +132,7 @@ class Pipeline {
   std::vector<RingFinder> ring_finders_;      ///< one per base size carrying rings
   std::vector<std::vector<int>> ring_codes_;  ///< the codes in play, per finder
   std::vector<RingTrack> ring_tracks_;
+  std::vector<PendingName> pending_names_;  ///< names the player gave, for rings not yet seen
   /// Per finder, where no ring is looked for (vision/markers.hpp's marker_keep_out, at its
   /// tops' height): round the table markers of the options (`known_keep_out_`, fixed) and the
   /// table's corner markers (ids 0-3) as last seen, whose black and white corners look like

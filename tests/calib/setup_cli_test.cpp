@@ -258,5 +258,35 @@ TEST(SetupCli, TrackReportsARingTheMapDoesNotNameAsUnnamed) {
   EXPECT_EQ(j["bases"][0]["figure"], "Razor");
 }
 
+// The player names a ring the camera cannot name by where it stands: Gridlock's ring carries
+// code 1, the map says 5 (a sticker from another sheet). With --name it is reported as
+// Gridlock; a figure the map lacks, or a malformed --name, is refused with the reason.
+TEST(SetupCli, TrackNamesARingTheCameraCannotNameWithName) {
+  testing::TempDir dir;
+  std::ofstream(dir.file("wrong_code.yaml"))
+      << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
+         "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, target: ring2}\n"
+         "  - {marker: 5, figure: Gridlock, diameter: 2.0, marker_height: 0.75, target: ring2}\n";
+  const std::string args =
+      "track --source synthetic:demo_rings --bases " + dir.file("wrong_code.yaml") + " --frames 6";
+  const CliRun unnamed = duels(args);
+  ASSERT_EQ(unnamed.exit_code, 0) << unnamed.out;
+  EXPECT_NE(unnamed.out.substr(unnamed.out.rfind("frame 5")).find("(unnamed)    ( 40.00,  30.00)"),
+            std::string::npos)
+      << unnamed.out;
+  const CliRun named = duels(args + " --name Gridlock@41,29");
+  ASSERT_EQ(named.exit_code, 0) << named.out;
+  const std::string last = named.out.substr(named.out.rfind("frame 5"));
+  EXPECT_NE(last.find("Gridlock     ( 40.00,  30.00) in"), std::string::npos) << last;
+  EXPECT_EQ(last.find("(unnamed)"), std::string::npos) << last;
+  const CliRun nobody = duels(args + " --name Nobody@41,29", true);
+  EXPECT_NE(nobody.exit_code, 0);
+  EXPECT_NE(nobody.out.find("no base of 'Nobody' in the base map"), std::string::npos)
+      << nobody.out;
+  const CliRun malformed = duels(args + " --name Gridlock@41", true);
+  EXPECT_NE(malformed.exit_code, 0);
+  EXPECT_NE(malformed.out.find("expected FIGURE@X,Y"), std::string::npos) << malformed.out;
+}
+
 }  // namespace
 }  // namespace duels::calib

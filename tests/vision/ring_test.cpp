@@ -622,6 +622,82 @@ TEST(Pipeline, ReportsARingItCannotNameAsAnUnnamedBase) {
   EXPECT_GE(some.unnamed[0].frames, 2);
 }
 
+// The player names a ring the camera cannot name (`name_near`): here a base whose ring carries
+// another code than the map says (a sticker from another sheet). Named by where it stands, it
+// is reported under the map's id while followed; naming a ring that reads another base's code
+// takes that name from the other ring. Figures not in the map, or on square markers, are
+// refused with the reason.
+TEST(Pipeline, APlayerNamesARingTheCameraCannotName) {
+  CloseUpRings scene;
+  const FrameTruth& truth = scene.truth;
+  ASSERT_GE(truth.bases.size(), 3U);
+  BaseMap map = base_map_from_scene(scene.spec);
+  const int first = map.bases[0].marker_id;
+  const int second = map.bases[1].marker_id;
+  const std::string first_figure = map.bases[0].figure;
+  const std::string third_figure = map.bases[2].figure;
+  map.bases[0].marker_id = ring_code_count(RingStyle::kTwoBand) - 1;  // on no ring in view
+  const int renamed = map.bases[0].marker_id;
+  const auto truth_of = [&](int id) {
+    return std::find_if(truth.bases.begin(), truth.bases.end(),
+                        [&](const auto& b) { return b.marker_id == id; })
+        ->centre_in;
+  };
+  const auto reported = [](const TableState& s, int id) -> const TrackedBase* {
+    for (const auto& b : s.bases) {
+      if (b.marker_id == id && !b.stale()) return &b;
+    }
+    return nullptr;
+  };
+  const auto run = [&](Pipeline& p, int from, int frames) {
+    TableState state;
+    for (int f = from; f < from + frames; ++f)
+      state = p.process(scene.img, f, f / 10.0).state;
+    return state;
+  };
+  {
+    Pipeline p(scene.renderer.plane(), map, {}, {}, {}, {});
+    const TableState before = run(p, 0, 3);
+    EXPECT_EQ(reported(before, renamed), nullptr);
+    ASSERT_EQ(before.unnamed.size(), 1U);
+    // Named half an inch off where it stands, after it was seen.
+    const auto id = p.name_near(truth_of(first) + cv::Point2d(0.4, -0.3), first_figure);
+    ASSERT_TRUE(id.has_value());
+    EXPECT_EQ(*id, renamed);
+    const TableState after = run(p, 3, 3);
+    const TrackedBase* b = reported(after, renamed);
+    ASSERT_NE(b, nullptr);
+    EXPECT_LT(cv::norm(b->centre_in - truth_of(first)), 0.05);
+    EXPECT_EQ(b->figure, first_figure);
+    EXPECT_TRUE(after.unnamed.empty());
+  }
+  {
+    // Named before the first frame; and the second base's ring named as the third's figure.
+    Pipeline p(scene.renderer.plane(), map, {}, {}, {}, {});
+    ASSERT_TRUE(p.name_near(truth_of(first), first_figure).has_value());
+    ASSERT_TRUE(p.name_near(truth_of(second), third_figure).has_value());
+    const TableState s = run(p, 0, 3);
+    ASSERT_NE(reported(s, renamed), nullptr);
+    const TrackedBase* third = reported(s, map.bases[2].marker_id);
+    ASSERT_NE(third, nullptr);
+    EXPECT_LT(cv::norm(third->centre_in - truth_of(second)), 0.05);
+    // The ring that reads the third base's code gives the name up.
+    ASSERT_EQ(s.unnamed.size(), 1U);
+    EXPECT_LT(cv::norm(s.unnamed[0].centre_in - truth_of(map.bases[2].marker_id)), 0.05);
+  }
+  Pipeline p(scene.renderer.plane(), map, {}, {}, {}, {});
+  const auto nobody = p.name_near({10, 10}, "Nobody");
+  ASSERT_FALSE(nobody.has_value());
+  EXPECT_NE(nobody.error().find("Nobody"), std::string::npos);
+  EXPECT_NE(nobody.error().find("base map"), std::string::npos);
+  BaseMap squares = map;
+  squares.bases[1].ring = false;
+  Pipeline q(scene.renderer.plane(), squares, {}, {}, {}, {});
+  const auto square = q.name_near({10, 10}, squares.bases[1].figure);
+  ASSERT_FALSE(square.has_value());
+  EXPECT_NE(square.error().find("square marker"), std::string::npos);
+}
+
 // A calibration registered from table markers gives their squares back (each marker's four
 // corners in turn); one registered from a board gives none.
 TEST(Pipeline, TableMarkersComeFromAMarkerRegistration) {
