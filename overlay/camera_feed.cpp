@@ -58,6 +58,11 @@ std::shared_ptr<const CameraSnapshot> CameraFeed::snapshot() const {
   return latest_;
 }
 
+void CameraFeed::name_base(cv::Point2d near_in, std::string figure) {
+  std::lock_guard lock(mutex_);
+  name_requests_.emplace_back(near_in, std::move(figure));
+}
+
 void CameraFeed::publish(std::shared_ptr<const CameraSnapshot> s) {
   std::lock_guard lock(mutex_);
   latest_ = std::move(s);
@@ -147,9 +152,14 @@ void CameraFeed::run() {
       pipeline.emplace(plane, map, vision::DetectorOptions{}, vision::TrackerOptions{},
                        vision::SecondLookOptions{}, rings);
     }
+    std::vector<std::string> ring_figures;
+    for (const auto& b : map.bases) {
+      if (b.ring) ring_figures.push_back(b.figure);
+    }
     with([&](CameraSnapshot& s) {
       s.plane = plane;
       s.source_name = source->name();
+      s.ring_figures = std::move(ring_figures);
     });
   } catch (const std::exception& e) {
     with([&](CameraSnapshot& s) { s.error = e.what(); });
@@ -190,6 +200,16 @@ void CameraFeed::run() {
     }
     const double capture_ms = ms_since(t0);
     const auto t1 = Clock::now();
+    // The names the player gave since the last frame.
+    std::vector<std::pair<cv::Point2d, std::string>> requests;
+    {
+      std::lock_guard lock(mutex_);
+      requests.swap(name_requests_);
+    }
+    for (const auto& [at, figure] : requests) {
+      const auto named = pipeline->name_near(at, figure);
+      with([&](CameraSnapshot& s) { s.naming_problem = named ? "" : named.error(); });
+    }
     try {
       vision::PipelineResult r = pipeline->process(frame.image, frame.index, frame.time_s);
       auto s = std::make_shared<CameraSnapshot>(*snapshot());

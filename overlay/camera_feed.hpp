@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "calib/table.hpp"
@@ -53,6 +54,10 @@ struct CameraSnapshot {
   double frames_per_s = 0;  ///< the vision thread's own rate
   double vision_ms = 0;     ///< time of the last frame through the pipeline
   double capture_ms = 0;    ///< time to get the last frame (rendering, for synthetic scenes)
+  /// The figures of the base map whose bases carry rings: a ring the camera cannot name may be
+  /// named as one of them (CameraFeed::name_base).
+  std::vector<std::string> ring_figures;
+  std::string naming_problem;  ///< why the player's last naming was refused (empty: it was not)
 };
 
 /// The positions the session takes from a snapshot: settled bases fully trusted, moving ones a
@@ -72,6 +77,10 @@ class CameraFeed {
   /// The width (pixels) the window shows the picture at: later pictures are scaled to it on
   /// the vision thread (never above max_picture_width_px), so the window draws them 1:1.
   void set_display_width(int px) { display_width_.store(px); }
+  /// The player names the ring standing nearest `near_in` (within 3", table inches) as
+  /// `figure`'s base (vision::Pipeline::name_near), from the next frame on; a refusal is told
+  /// in the snapshot's naming_problem.
+  void name_base(cv::Point2d near_in, std::string figure);
   void stop();
 
  private:
@@ -81,6 +90,7 @@ class CameraFeed {
   CameraFeedOptions options_;
   mutable std::mutex mutex_;
   std::shared_ptr<const CameraSnapshot> latest_;
+  std::vector<std::pair<cv::Point2d, std::string>> name_requests_;  ///< under mutex_
   std::atomic<bool> stop_{false};
   std::atomic<int> display_width_{0};
   std::thread thread_;

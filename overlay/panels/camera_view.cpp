@@ -135,6 +135,8 @@ void CameraPanel::draw_content(UiContext& ctx) {
                                   : fmt::format(" \u00b7 {} not named", snap->table.unnamed.size());
   ImGui::Text("%s \u00b7 %d settled%s", seen.c_str(), settled, unnamed_count.c_str());
   ui::record_last_item(ctx, seen, WidgetKind::Field, true);
+  if (!snap->naming_problem.empty())
+    ui::text_coloured_wrapped(colours::kWarning, "Not named: " + snap->naming_problem);
   if (!snap->error.empty()) {
     ui::text_coloured_wrapped(colours::kWarning, "The camera could not start: " + snap->error);
     return;
@@ -274,11 +276,29 @@ void CameraPanel::draw_content(UiContext& ctx) {
       }
     }
   }
-  if (under && s.selected && *under != *s.selected &&
-      fig(st, *under).team != fig(st, *s.selected).team && !st.attack) {
-    if (st.phase == Phase::Turns) s.set_target(*under, clicked);
-  } else if (under && clicked) {
-    s.select(*under);
+  // A click on a base the camera cannot name (within its dashed outline) asks whose it is,
+  // before anything else under it.
+  bool naming = false;
+  if (hovered && clicked) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const cv::Point2d cam_px{(m.x - p.x) / screen_per_px, (m.y - p.y) / screen_per_px};
+    for (const auto& u : snap->table.unnamed) {
+      const auto t = plane.image_to_table(cam_px, u.top_height_in);
+      if (t && std::hypot(t->x - u.centre_in.x, t->y - u.centre_in.y) <= 1.2 * u.radius_in) {
+        naming_at_ = u.centre_in;
+        naming = true;
+        ImGui::OpenPopup("name base");
+        break;
+      }
+    }
+  }
+  if (under && !naming) {
+    if (s.selected && *under != *s.selected && fig(st, *under).team != fig(st, *s.selected).team &&
+        !st.attack) {
+      if (st.phase == Phase::Turns) s.set_target(*under, clicked);
+    } else if (clicked) {
+      s.select(*under);
+    }
   }
 
   const std::optional<FigureId> attacker = st.attack ? st.attack->attacker : s.selected;
@@ -427,14 +447,17 @@ void CameraPanel::draw_content(UiContext& ctx) {
     }
   }
   // Bases the camera sees but cannot name (their code unread from here, or carried by no base
-  // in the base map): a dashed outline where their top is, and what to do.
+  // in the base map): a dashed outline where their top is, and what to do. Clicked, a menu of
+  // the figures whose bases carry rings names it.
   int unnamed = 0;
   for (const auto& u : snap->table.unnamed) {
     const Vec2 c{u.centre_in.x, u.centre_in.y};
     ring(c, u.radius_in, colours::kUnnamed, 3.0f * ctx.scale, u.top_height_in, true);
     if (auto q = to_screen(c, 5.0)) {  // where a named base's name goes (above its figure)
       label({q->x, q->y - 2.2f * ImGui::GetTextLineHeight()}, colours::kUnnamed,
-            "base not named: its code unread, or not in the base map", 1);
+            "base not named: click it to say whose it is", 1);
+    }
+    if (auto q = to_screen(c, u.top_height_in)) {  // its top, where it is clicked
       const float r = 6 * ctx.scale;
       const std::string name = fmt::format("camera unnamed base {}", ++unnamed);
       ctx.widgets.add(
@@ -443,6 +466,16 @@ void CameraPanel::draw_content(UiContext& ctx) {
   }
   labels.draw(dl);
   dl->PopClipRect();
+  if (ImGui::BeginPopup("name base")) {
+    ImGui::TextDisabled("Whose base is this?");
+    for (const auto& figure : snap->ring_figures) {
+      // Figures the camera already follows by their code are listed too: the player's word
+      // wins (that ring then gives the name up).
+      if (ImGui::MenuItem(figure.c_str())) feed_->name_base(naming_at_, figure);
+      ui::record_last_item(ctx, "name as " + figure, WidgetKind::Button, true);
+    }
+    ImGui::EndPopup();
+  }
 }
 
 }  // namespace duels::overlay

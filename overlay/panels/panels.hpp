@@ -278,6 +278,7 @@ class CameraPanel final : public Panel {
   std::array<double, 5> table_map_key_{};
   unsigned reach_texture_ = 0;
   std::array<double, 7> reach_key_{};
+  cv::Point2d naming_at_;  ///< the unnamed base the player clicked (table inches)
 };
 #endif
 

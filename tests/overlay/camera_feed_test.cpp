@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "fixtures.hpp"
 
@@ -69,6 +71,55 @@ TEST(CameraFeed, LooksForNoRingOnASyntheticScenesCornerMarkers) {
   }
   EXPECT_TRUE(gridlock);
   EXPECT_FALSE(razor);
+}
+
+// The player names a ring the feed cannot name (name_base): Gridlock's ring carries code 1, the
+// map says 5. Named where it stands, it is followed as Gridlock; a figure the map lacks is
+// refused, and the snapshot says why.
+TEST(CameraFeed, NamesARingThePlayerNames) {
+  testing::TempDir dir;
+  const std::string map = dir.file("wrong_code.yaml");
+  std::ofstream(map) << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
+                        "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, "
+                        "target: ring2}\n"
+                        "  - {marker: 5, figure: Gridlock, diameter: 2.0, marker_height: 0.75, "
+                        "target: ring2}\n";
+  CameraFeedOptions o;
+  o.source = "synthetic:" + rings_scene(dir);
+  o.base_map = map;
+  o.realtime = false;
+  o.prerender_frames = 4;
+  CameraFeed feed(o);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  const auto wait = [&](auto done) {
+    auto s = feed.snapshot();
+    while (!done(*s) && s->error.empty() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      s = feed.snapshot();
+    }
+    return s;
+  };
+  const auto gridlock = [](const CameraSnapshot& s) {
+    return std::any_of(s.table.bases.begin(), s.table.bases.end(), [](const auto& b) {
+      return b.figure == "Gridlock" && !b.stale() && std::abs(b.centre_in.x - 40) < 0.1 &&
+             std::abs(b.centre_in.y - 30) < 0.1;
+    });
+  };
+  auto s = wait([](const CameraSnapshot& x) { return !x.table.unnamed.empty(); });
+  ASSERT_TRUE(s->error.empty()) << s->error;
+  ASSERT_EQ(s->table.unnamed.size(), 1U);
+  EXPECT_FALSE(gridlock(*s));
+  EXPECT_EQ(s->ring_figures, (std::vector<std::string>{"Razor", "Gridlock"}));
+  feed.name_base({41, 29}, "Nobody");
+  s = wait([](const CameraSnapshot& x) { return !x.naming_problem.empty(); });
+  EXPECT_NE(s->naming_problem.find("Nobody"), std::string::npos) << s->naming_problem;
+  feed.name_base(s->table.unnamed.empty() ? cv::Point2d(40, 30) : s->table.unnamed[0].centre_in,
+                 "Gridlock");
+  s = wait([&](const CameraSnapshot& x) { return gridlock(x) && x.table.unnamed.empty(); });
+  feed.stop();
+  EXPECT_TRUE(gridlock(*s));
+  EXPECT_TRUE(s->table.unnamed.empty());
+  EXPECT_TRUE(s->naming_problem.empty()) << s->naming_problem;
 }
 
 }  // namespace

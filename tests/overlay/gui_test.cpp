@@ -813,6 +813,54 @@ TEST(Gui, TheCameraPictureOutlinesABaseItCannotName) {
   EXPECT_EQ(count_colour(shot, box({18, 12}, 0.75, 1.3f * ppi), colours::kUnnamed, 30), 0);
 }
 
+// The player names a base the camera cannot name: Gridlock's ring carries code 1, the base map
+// says 5. Clicked on the picture, its dashed outline opens a menu of the figures whose bases
+// carry rings; picking Gridlock names it, and the camera follows it as Gridlock from then on.
+TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnThePicture) {
+  GuiDir dir;
+  const std::string map = dir.file("wrong_code.yaml");
+  std::ofstream(map) << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
+                        "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, "
+                        "target: ring2}\n"
+                        "  - {marker: 5, figure: Gridlock, diameter: 2.0, marker_height: 0.75, "
+                        "target: ring2}\n";
+  CameraFeedOptions cam = still_demo_camera();
+  cam.source = "synthetic:demo_rings";
+  cam.base_map = map;
+  const CameraRun run =
+      run_camera(dir, camera_match(dir),
+                 "wait-for \"camera unnamed base 1\"\nwait 3\n"
+                 "click \"camera unnamed base 1\"\nwait 2\n"
+                 "click \"name as Gridlock\"\nwait-for \"bases seen 2\"\nwait 3\n",
+                 cam);
+  if (run.skipped) SKIP_OR_FAIL("no window");
+  const GuiResult& r = run.result;
+  ASSERT_TRUE(r.script_error.empty()) << r.script_error;
+  ASSERT_TRUE(r.camera);
+  ASSERT_TRUE(r.camera->error.empty()) << r.camera->error;
+  EXPECT_TRUE(r.camera->naming_problem.empty()) << r.camera->naming_problem;
+  EXPECT_TRUE(r.camera->table.unnamed.empty());
+  ASSERT_EQ(r.vision.size(), 2U);
+  const auto gridlock = std::find_if(r.vision.begin(), r.vision.end(),
+                                     [](const auto& v) { return v.figure == "Gridlock"; });
+  ASSERT_NE(gridlock, r.vision.end());
+  EXPECT_NEAR(gridlock->centre_in.x, 40, 0.1);
+  EXPECT_NEAR(gridlock->centre_in.y, 30, 0.1);
+  EXPECT_EQ(widget(r, "camera unnamed base 1"), nullptr);
+  EXPECT_NE(widget(r, "camera base Gridlock"), nullptr);
+  // No dashed outline left on the picture.
+  const cv::Mat& shot = run.shot;
+  ASSERT_FALSE(shot.empty());
+  const auto px = r.camera->plane.table_to_image({40, 30, 0.75});
+  ASSERT_TRUE(px);
+  const float ppi = static_cast<float>(r.camera->plane.px_per_in_at({40, 30})) * r.camera_view[2];
+  const float x = r.camera_view[0] + static_cast<float>(px->x) * r.camera_view[2];
+  const float y = r.camera_view[1] + static_cast<float>(px->y) * r.camera_view[2];
+  EXPECT_EQ(count_colour(shot, {x - 1.3f * ppi, y - 1.3f * ppi, 2.6f * ppi, 2.6f * ppi},
+                         colours::kUnnamed, 30),
+            0);
+}
+
 // A wall between the bases the camera sees: the line is dashed vermillion and the wall itself is
 // outlined in vermillion on the picture, in perspective.
 TEST(Gui, TheCameraPictureOutlinesTheBlocker) {
