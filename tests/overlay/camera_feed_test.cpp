@@ -78,15 +78,9 @@ TEST(CameraFeed, LooksForNoRingOnASyntheticScenesCornerMarkers) {
 // refused, and the snapshot says why.
 TEST(CameraFeed, NamesARingThePlayerNames) {
   testing::TempDir dir;
-  const std::string map = dir.file("wrong_code.yaml");
-  std::ofstream(map) << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
-                        "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, "
-                        "target: ring2}\n"
-                        "  - {marker: 5, figure: Gridlock, diameter: 2.0, marker_height: 0.75, "
-                        "target: ring2}\n";
   CameraFeedOptions o;
   o.source = "synthetic:" + rings_scene(dir);
-  o.base_map = map;
+  o.base_map = testing::ring_base_map(dir.file("wrong_code.yaml"), {{0, "Razor"}, {5, "Gridlock"}});
   o.realtime = false;
   o.prerender_frames = 4;
   CameraFeed feed(o);

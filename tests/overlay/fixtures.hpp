@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "duels/assets.hpp"
@@ -32,6 +34,18 @@ struct TempDir {
   TempDir& operator=(const TempDir&) = delete;
   [[nodiscard]] std::string file(const std::string& name) const { return (path / name).string(); }
 };
+
+// A base map of 2" bases carrying two-band rings (code, figure), written to `path`.
+inline std::string ring_base_map(const std::string& path,
+                                 const std::vector<std::pair<int, std::string>>& bases) {
+  std::ofstream out(path);
+  out << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n";
+  for (const auto& [code, figure] : bases) {
+    out << "  - {marker: " << code << ", figure: " << figure
+        << ", diameter: 2.0, marker_height: 0.75, target: ring2}\n";
+  }
+  return path;
+}
 
 inline const AssetLibrary& library() {
   static const AssetLibrary lib = load_asset_library(duels_test::source_dir() + "/assets");

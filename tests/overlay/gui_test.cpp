@@ -775,18 +775,21 @@ TEST(Gui, TheCameraPictureCarriesTheOverlayInPerspective) {
   EXPECT_EQ(count_colour(shot, box({50, 50}, 0.5f * ppi), team_colour(0), 40), 0);
 }
 
+// The ring demo scene, still, read with the base map `map`.
+CameraFeedOptions demo_rings_camera(const std::string& map) {
+  CameraFeedOptions cam = still_demo_camera();
+  cam.source = "synthetic:demo_rings";
+  cam.base_map = map;
+  return cam;
+}
+
 // The ring demo scene with a base map that leaves Gridlock out (a figure the player forgot in
 // bases.yaml): Razor is named, Gridlock's ring at (40, 30) is outlined as a base not named
 // (dashed, reddish purple, at the height of its top) with what to do, and counted as such.
 TEST(Gui, TheCameraPictureOutlinesABaseItCannotName) {
   GuiDir dir;
-  const std::string map = dir.file("razor_only.yaml");
-  std::ofstream(map) << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
-                        "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, "
-                        "target: ring2}\n";
-  CameraFeedOptions cam = still_demo_camera();
-  cam.source = "synthetic:demo_rings";
-  cam.base_map = map;
+  const CameraFeedOptions cam =
+      demo_rings_camera(testing::ring_base_map(dir.file("razor_only.yaml"), {{0, "Razor"}}));
   const CameraRun run =
       run_camera(dir, camera_match(dir), "wait-for \"camera unnamed base 1\"\nwait 3\n", cam);
   if (run.skipped) SKIP_OR_FAIL("no window");
@@ -818,15 +821,8 @@ TEST(Gui, TheCameraPictureOutlinesABaseItCannotName) {
 // carry rings; picking Gridlock names it, and the camera follows it as Gridlock from then on.
 TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnThePicture) {
   GuiDir dir;
-  const std::string map = dir.file("wrong_code.yaml");
-  std::ofstream(map) << "schema_version: 1\ndictionary: DICT_4X4_50\nbases:\n"
-                        "  - {marker: 0, figure: Razor, diameter: 2.0, marker_height: 0.75, "
-                        "target: ring2}\n"
-                        "  - {marker: 5, figure: Gridlock, diameter: 2.0, marker_height: 0.75, "
-                        "target: ring2}\n";
-  CameraFeedOptions cam = still_demo_camera();
-  cam.source = "synthetic:demo_rings";
-  cam.base_map = map;
+  const CameraFeedOptions cam = demo_rings_camera(
+      testing::ring_base_map(dir.file("wrong_code.yaml"), {{0, "Razor"}, {5, "Gridlock"}}));
   const CameraRun run =
       run_camera(dir, camera_match(dir),
                  "wait-for \"camera unnamed base 1\"\nwait 3\n"

@@ -352,6 +352,12 @@ CoverageResult bench_seeds(const std::string& name, int first, int count,
   return {};
 }
 
+// One table of a scenario on which every base must be named (within the accuracy goal).
+void names_every_base(const std::string& scenario, int seed) {
+  const CoverageResult r = bench_seeds(scenario, seed, 1);
+  EXPECT_EQ(r.found_total(), r.all_total());
+}
+
 // The flat, far 720p camera, where blur (1.2 px) widens the far rings' narrow white rim: its
 // strongest edge lies about 0.4 px outside the true one, which in inches is twice as much
 // across the table's depth, so the rim read as an ellipse 4–9 % too large and failed the fit's
@@ -394,8 +400,7 @@ TEST(Coverage, ALooselyFittedRingSeenOnceIsNotNamed) {
 // It waited a frame for its name: 15 of 16 named at the scored frame. A ring seen once is now
 // named at once when its code stands out by three times the usual margin: 16 of 16.
 TEST(Coverage, ALooseRingSeenOnceIsNamedWhenItsCodeIsClear) {
-  const CoverageResult r = bench_seeds("720p 60deg", 5, 1);
-  EXPECT_EQ(r.found_total(), r.all_total());
+  names_every_base("720p 60deg", 5);
 }
 
 // Seed 2 of the 720p 60° scenario with first (one-band) rings: far rings whose band is 1-2
@@ -412,8 +417,7 @@ TEST(Coverage, OneBandCellsAreReadThroughTheBlur) {
 // 30 false candidates along the edges, stronger than this ring's: it ranked 43rd of the 40
 // measured. The top view now reaches past the edges (the ring ranks 21st of 26): all 16 named.
 TEST(Coverage, ARingByTheTablesEdgeIsLookedFor) {
-  const CoverageResult r = bench_seeds("720p 60deg", 2, 1);
-  EXPECT_EQ(r.found_total(), r.all_total());
+  names_every_base("720p 60deg", 2);
 }
 
 // Seed 6 of the 720p 60° scenario: a ring whose top-view candidate lay 0.05" off failed the rim
@@ -421,8 +425,7 @@ TEST(Coverage, ARingByTheTablesEdgeIsLookedFor) {
 // fitted twice, the rim points trimmed about it in between: the ring is fitted (loosely) and
 // named, 16 of 16 (15 with one fit).
 TEST(Coverage, TheBlurredRimIsFittedTwice) {
-  const CoverageResult r = bench_seeds("720p 60deg", 6, 1);
-  EXPECT_EQ(r.found_total(), r.all_total());
+  names_every_base("720p 60deg", 6);
 }
 
 // Seed 10 of the 720p 70° scenario: a far ring whose top-view candidate lay 0.05" off failed
@@ -431,8 +434,7 @@ TEST(Coverage, TheBlurredRimIsFittedTwice) {
 // without. (Seed 6 showed it first; there the rule no longer changes the count since the top
 // view reaches past the table's edges.)
 TEST(Coverage, AFitThatWentNearARingIsTriedAgainFromThere) {
-  const CoverageResult r = bench_seeds("720p 70deg", 10, 1);
-  EXPECT_EQ(r.found_total(), r.all_total());
+  names_every_base("720p 70deg", 10);
 }
 
 // Seed 4 of the flat 1080p scenario: a base standing 0.3" from a corner marker, its edge on the
@@ -440,8 +442,7 @@ TEST(Coverage, AFitThatWentNearARingIsTriedAgainFromThere) {
 // marker's side beyond the marker (its paper). Now only where a base would stand on the black
 // square: all 16 named.
 TEST(Coverage, ABaseOnACornerMarkersPaperIsLookedFor) {
-  const CoverageResult r = bench_seeds("1080p 60deg", 4, 1);
-  EXPECT_EQ(r.found_total(), r.all_total());
+  names_every_base("1080p 60deg", 4);
 }
 
 // Seed 11 of the 720p 70° scenario: a packed base's ring, standing still and named, was not
