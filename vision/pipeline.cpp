@@ -275,10 +275,8 @@ Expected<int, std::string> Pipeline::name_near(cv::Point2d near_in, const std::s
   if (it == map_.bases.end())
     return fmt::format("no base of '{}' in the base map (bases.yaml)", figure);
   if (!it->ring) {
-    return fmt::format(
-        "{}'s base carries a square marker (id {}): the camera names it by its "
-        "marker",
-        figure, it->marker_id);
+    return fmt::format("{}'s base carries a square marker (id {}): the camera names it by it",
+                       figure, it->marker_id);
   }
   std::erase_if(pending_names_, [&](const PendingName& p) { return p.marker_id == it->marker_id; });
   pending_names_.push_back({near_in, it->marker_id});
