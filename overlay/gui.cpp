@@ -364,6 +364,7 @@ GuiResult run_gui(GuiOptions o) {
       panels[0]->place({0.70f, 0, 0.30f, 0.64f});
       panels[3]->place({0.70f, 0.64f, 0.30f, 0.36f});
       panels[5]->visible = false;
+      static_cast<TableMapPanel*>(panels[0].get())->set_camera(camera.get());
       auto owner = std::make_unique<CameraPanel>(camera.get());
       camera_panel = owner.get();
       panels.insert(panels.begin(), std::move(owner));

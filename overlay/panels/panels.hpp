@@ -76,11 +76,20 @@ class TableMapPanel final : public Panel {
  public:
   TableMapPanel();
   void release_graphics() override;
+#if DUELS_OVERLAY_CAMERA
+  /// The camera whose bases it cannot name are shown on the map too (dashed), or none.
+  void set_camera(const CameraFeed* feed) {
+    camera_ = feed;
+  }
+#endif
 
  protected:
   void draw_content(UiContext& ctx) override;
 
  private:
+#if DUELS_OVERLAY_CAMERA
+  const CameraFeed* camera_ = nullptr;
+#endif
   unsigned reach_texture_ = 0;
   std::uint64_t reach_version_ = 0;
   int reach_allowance_ = -1;

@@ -397,6 +397,27 @@ void TableMapPanel::draw_content(UiContext& ctx) {
                      mouse_in.y),
          -1);
   }
+#if DUELS_OVERLAY_CAMERA
+  // Bases the camera sees but cannot name: dashed where they stand; named on the camera
+  // picture (a click there asks whose base it is).
+  if (camera_ != nullptr) {
+    const auto snap = camera_->snapshot();
+    int unnamed = 0;
+    for (const auto& u : snap->table.unnamed) {
+      const ImVec2 c = S({u.centre_in.x, u.centre_in.y});
+      const float r = static_cast<float>(u.radius_in) * ppi;
+      for (int k = 0; k < 18; ++k) {  // 18 dashes of 10°, as on the camera picture
+        const float a = static_cast<float>(2 * std::numbers::pi * k / 18);
+        dl->PathArcTo(c, r, a, a + static_cast<float>(std::numbers::pi / 18), 4);
+        dl->PathStroke(col(colours::kUnnamed), 0, 2.5f * ctx.scale);
+      }
+      text({c.x, c.y - r - 10 * ctx.scale}, colours::kUnnamed, "not named: click it on the camera",
+           1);
+      const std::string name = fmt::format("map unnamed base {}", ++unnamed);
+      ctx.widgets.add({name, name, c.x - r, c.y - r, c.x + r, c.y + r, true, WidgetKind::Field});
+    }
+  }
+#endif
   labels.draw(dl);
   dl->PopClipRect();
 

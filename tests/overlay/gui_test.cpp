@@ -814,6 +814,15 @@ TEST(Gui, TheCameraPictureOutlinesABaseItCannotName) {
   const float ppi = static_cast<float>(r.camera->plane.px_per_in_at({40, 30})) * r.camera_view[2];
   EXPECT_GT(count_colour(shot, box({40, 30}, 0.75, 1.3f * ppi), colours::kUnnamed, 30), 10);
   EXPECT_EQ(count_colour(shot, box({18, 12}, 0.75, 1.3f * ppi), colours::kUnnamed, 30), 0);
+  // On the map too, dashed where it stands.
+  const WidgetRecord* on_map = widget(r, "map unnamed base 1");
+  ASSERT_NE(on_map, nullptr);
+  const float pad = 4;
+  EXPECT_GT(count_colour(shot,
+                         {on_map->x0 - pad, on_map->y0 - pad, on_map->x1 - on_map->x0 + 2 * pad,
+                          on_map->y1 - on_map->y0 + 2 * pad},
+                         colours::kUnnamed, 30),
+            10);
 }
 
 // The player names a base the camera cannot name: Gridlock's ring carries code 1, the base map
@@ -843,6 +852,7 @@ TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnThePicture) {
   EXPECT_NEAR(gridlock->centre_in.x, 40, 0.1);
   EXPECT_NEAR(gridlock->centre_in.y, 30, 0.1);
   EXPECT_EQ(widget(r, "camera unnamed base 1"), nullptr);
+  EXPECT_EQ(widget(r, "map unnamed base 1"), nullptr);
   EXPECT_NE(widget(r, "camera base Gridlock"), nullptr);
   // No dashed outline left on the picture.
   const cv::Mat& shot = run.shot;
