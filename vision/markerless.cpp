@@ -28,25 +28,12 @@ std::optional<double> grey_at(const calib::TablePlane& plane, const cv::Mat& gra
 }  // namespace
 
 DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
-    : options_(options), plane_(plane), table_(plane.table()) {
+    : options_(options), plane_(plane) {
   if (options_.px_per_in <= 0) options_.px_per_in = std::clamp(7.0 / options_.radius_in, 3.0, 14.0);
   const double ppi = options_.px_per_in;
   // The top view reaches past the table's edges by the filter's reach, as the ring finder's
   // does (vision/ring.cpp): cut at the edges, it put false candidates all along them.
-  margin_px_ = static_cast<int>(std::ceil(1.4 * options_.radius_in * ppi));
-  const int w = static_cast<int>(std::lround(table_.width_in * ppi)) + 2 * margin_px_;
-  const int h = static_cast<int>(std::lround(table_.depth_in * ppi)) + 2 * margin_px_;
-  map_x_.create(h, w, CV_32F);
-  map_y_.create(h, w, CV_32F);
-  for (int v = 0; v < h; ++v) {
-    for (int u = 0; u < w; ++u) {
-      const cv::Point3d p((u - margin_px_ + 0.5) / ppi,
-                          table_.depth_in - (v - margin_px_ + 0.5) / ppi, options_.top_height_in);
-      const auto px = plane.table_to_image(p);
-      map_x_.at<float>(v, u) = px ? static_cast<float>(px->x) : -1.f;
-      map_y_.at<float>(v, u) = px ? static_cast<float>(px->y) : -1.f;
-    }
-  }
+  top_ = TableTopView(plane, ppi, options_.top_height_in, 1.4 * options_.radius_in);
   const double rp = options_.radius_in * ppi;
   const int half = static_cast<int>(std::ceil(1.35 * rp));
   kernel_ = cv::Mat(2 * half + 1, 2 * half + 1, CV_32F, cv::Scalar(0));
@@ -77,10 +64,10 @@ DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
 
 cv::Mat DiscFinder::rectify(const cv::Mat& image) const {
   cv::Mat out;
-  cv::remap(calib::to_gray(image), out, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_CONSTANT,
-            cv::Scalar(0));
-  return out(cv::Rect(margin_px_, margin_px_, out.cols - 2 * margin_px_, out.rows - 2 * margin_px_))
-      .clone();
+  cv::remap(calib::to_gray(image), out, top_.map_x, top_.map_y, cv::INTER_LINEAR,
+            cv::BORDER_CONSTANT, cv::Scalar(0));
+  const int m = top_.margin_px;
+  return out(cv::Rect(m, m, out.cols - 2 * m, out.rows - 2 * m)).clone();
 }
 
 double DiscFinder::rim_step(const cv::Mat& gray, const RimFit& fit) const {
@@ -118,8 +105,7 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
     if (!excluded(h)) cands.push_back(h);
   }
   if (search) {
-    cv::Mat top;
-    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    const cv::Mat top = top_.look(gray);
     // A light top's matched filter: the band just inside the rim minus the band just outside
     // it (zero mean, so flat felt scores nothing); local maxima over about a base radius.
     cv::Mat score;
@@ -134,14 +120,13 @@ std::vector<RimFit> DiscFinder::find_rims(const cv::Mat& image,
     };
     std::vector<Cand> found;
     // Peaks on the table only (a base's centre is on it).
-    const int lo = std::max(1, margin_px_);
+    const int lo = top_.first_on_table();
     for (int v = lo; v < score.rows - lo; ++v) {
       const float* sp = score.ptr<float>(v);
       const float* dp = dil.ptr<float>(v);
       for (int u = lo; u < score.cols - lo; ++u) {
         if (sp[u] >= options_.min_contrast && sp[u] >= dp[u]) {
-          const cv::Point2d at((u - margin_px_ + 0.5) / options_.px_per_in,
-                               table_.depth_in - (v - margin_px_ + 0.5) / options_.px_per_in);
+          const cv::Point2d at = top_.to_table(u, v);
           if (!excluded(at)) found.push_back({sp[u], at});
         }
       }

@@ -67,11 +67,8 @@ class DiscFinder {
  private:
   DiscOptions options_;
   calib::TablePlane plane_;
-  calib::TableGeometry table_;
-  int margin_px_ = 0;  // top-view pixels past each edge of the table
-  cv::Mat map_x_;
-  cv::Mat map_y_;
-  cv::Mat kernel_;  // a light top's matched filter in the top view
+  TableTopView top_;  // where candidates are looked for
+  cv::Mat kernel_;    // a light top's matched filter in the top view
   // DiscOptions::table_markers_in, widened to where a base centred would stand on them (table
   // inches at the tops' height): no disc is looked for there.
   std::vector<std::vector<cv::Point2f>> known_regions_;

@@ -325,27 +325,11 @@ RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>&
 RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in,
                        RingStyle style)
     : plane_(plane), radius_(diameter_in / 2), height_(top_height_in), style_(style) {
-  // Top view: about 4 pixels across the ring's radius.
-  ppi_ = std::clamp(7.0 / radius_, 3.0, 14.0);
-  const auto& t = plane_.table();
-  // The top view reaches past the table's edges by the filter's reach, so a ring near an edge
-  // is scored against what lies beyond it. Cut at the edge, the view read black there, and the
-  // filter put a row of strong false candidates along every edge, which crowded out far rings
-  // (`find` measures only the strongest). Measured: 2 more of 1280 two-band rings named.
-  margin_px_ = static_cast<int>(std::ceil(1.4 * radius_ * ppi_));
-  const int w = static_cast<int>(std::lround(t.width_in * ppi_)) + 2 * margin_px_;
-  const int h = static_cast<int>(std::lround(t.depth_in * ppi_)) + 2 * margin_px_;
-  map_x_.create(h, w, CV_32F);
-  map_y_.create(h, w, CV_32F);
-  for (int v = 0; v < h; ++v) {
-    for (int u = 0; u < w; ++u) {
-      const auto px = plane_.table_to_image(
-          {(u - margin_px_ + 0.5) / ppi_, t.depth_in - (v - margin_px_ + 0.5) / ppi_, height_});
-      map_x_.at<float>(v, u) = px ? static_cast<float>(px->x) : -1.f;
-      map_y_.at<float>(v, u) = px ? static_cast<float>(px->y) : -1.f;
-    }
-  }
-  const double rp = radius_ * ppi_;
+  // Top view: about 4 pixels across the ring's radius, past the table's edges by the filter's
+  // reach (measured: 2 more of 1280 two-band rings named than with a view cut at the edges).
+  const double ppi = std::clamp(7.0 / radius_, 3.0, 14.0);
+  top_ = TableTopView(plane_, ppi, height_, 1.4 * radius_);
+  const double rp = radius_ * ppi;
   const int half = static_cast<int>(std::ceil(1.35 * rp));
   kernel_ = cv::Mat(2 * half + 1, 2 * half + 1, CV_32F, cv::Scalar(0));
   double pos = 0;
@@ -365,6 +349,32 @@ RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, doubl
       if (r >= 1.05 && r <= 1.35) k = static_cast<float>(-1 / neg);
     }
   }
+}
+
+TableTopView::TableTopView(const calib::TablePlane& plane, double ppi, double height_in,
+                           double margin_in)
+    : px_per_in(ppi),
+      margin_px(static_cast<int>(std::ceil(margin_in * ppi))),
+      depth_in(plane.table().depth_in) {
+  const auto& t = plane.table();
+  const int w = static_cast<int>(std::lround(t.width_in * px_per_in)) + 2 * margin_px;
+  const int h = static_cast<int>(std::lround(t.depth_in * px_per_in)) + 2 * margin_px;
+  map_x.create(h, w, CV_32F);
+  map_y.create(h, w, CV_32F);
+  for (int v = 0; v < h; ++v) {
+    for (int u = 0; u < w; ++u) {
+      const cv::Point2d at = to_table(u, v);
+      const auto px = plane.table_to_image({at.x, at.y, height_in});
+      map_x.at<float>(v, u) = px ? static_cast<float>(px->x) : -1.f;
+      map_y.at<float>(v, u) = px ? static_cast<float>(px->y) : -1.f;
+    }
+  }
+}
+
+cv::Mat TableTopView::look(const cv::Mat& gray) const {
+  cv::Mat top;
+  cv::remap(gray, top, map_x, map_y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  return top;
 }
 
 std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
@@ -870,8 +880,7 @@ std::vector<RingSighting> RingFinder::find(
   };
   std::vector<Cand> cands;
   if (search) {
-    cv::Mat top;
-    cv::remap(gray, top, map_x_, map_y_, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    const cv::Mat top = top_.look(gray);
     // Matched filter of the rim: the white band just inside the rim minus the band just
     // outside it (zero mean, so flat felt scores nothing).
     cv::Mat score;
@@ -884,11 +893,11 @@ std::vector<RingSighting> RingFinder::find(
     // put one base more than 1" off. Closer candidates are measured once: the loop below
     // skips those an accepted ring explains.
     cv::Mat dil;
-    const int nms = std::max(1, static_cast<int>(0.8 * radius_ * ppi_));
+    const int nms = std::max(1, static_cast<int>(0.8 * radius_ * top_.px_per_in));
     cv::dilate(score, dil,
                cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1)));
     // Peaks on the table only (a base's centre is on it).
-    const int lo = std::max(1, margin_px_);
+    const int lo = top_.first_on_table();
     for (int v = lo; v < score.rows - lo; ++v) {
       const float* sp = score.ptr<float>(v);
       const float* dp = dil.ptr<float>(v);
@@ -901,9 +910,7 @@ std::vector<RingSighting> RingFinder::find(
           };
           const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
           const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
-          cands.push_back({sp[u],
-                           {(u - margin_px_ + 0.5 + du) / ppi_,
-                            plane_.table().depth_in - (v - margin_px_ + 0.5 + dv) / ppi_}});
+          cands.push_back({sp[u], top_.to_table(u, v, du, dv)});
         }
       }
     }

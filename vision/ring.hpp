@@ -22,6 +22,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <vector>
@@ -142,6 +143,31 @@ std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
                                            const std::vector<int>& candidates,
                                            RingStyle style = RingStyle::kOneBand);
 
+/// A top view of the table at one height (a base's top), `px_per_in` pixels an inch, reaching
+/// `margin_px` pixels past each edge of the table so that a filter near an edge reads what lies
+/// beyond it (cut at the edges, the view read black there, and a rim's matched filter put false
+/// candidates all along them). Shared by the ring finder and markerless mode.
+struct TableTopView {
+  TableTopView() = default;
+  TableTopView(const calib::TablePlane& plane, double px_per_in, double height_in,
+               double margin_in);
+  double px_per_in = 0;
+  int margin_px = 0;
+  double depth_in = 0;
+  cv::Mat map_x;  ///< picture pixel of each top-view pixel (-1: not in front of the camera)
+  cv::Mat map_y;
+  /// The top view of a grey picture (beyond the picture, its edge pixels repeated).
+  [[nodiscard]] cv::Mat look(const cv::Mat& gray) const;
+  /// The table point of top-view pixel (u + du, v + dv).
+  [[nodiscard]] cv::Point2d to_table(int u, int v, double du = 0, double dv = 0) const {
+    return {(u - margin_px + 0.5 + du) / px_per_in,
+            depth_in - (v - margin_px + 0.5 + dv) / px_per_in};
+  }
+  /// The first (and, from the far side, the last) top-view row and column on the table, and
+  /// at least one pixel in from the view's edge.
+  [[nodiscard]] int first_on_table() const { return std::max(1, margin_px); }
+};
+
 /// True when the table point `at` lies inside (or on) one of `regions` (polygons, table
 /// inches): the regions where no base is looked for (vision/markers.hpp's marker_keep_out).
 bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at);
@@ -179,11 +205,8 @@ class RingFinder {
   double radius_;
   double height_;
   RingStyle style_;
-  double ppi_;         // top-view pixels per inch
-  int margin_px_ = 0;  // top-view pixels past each edge of the table
-  cv::Mat map_x_;
-  cv::Mat map_y_;
-  cv::Mat kernel_;  // the rim's matched filter in the top view
+  TableTopView top_;  // where candidates are looked for
+  cv::Mat kernel_;    // the rim's matched filter in the top view
   // The candidates of the last search, looked at again between searches (measuring them is
   // cheap; the search is not).
   mutable std::vector<cv::Point2d> searched_;
