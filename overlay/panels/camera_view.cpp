@@ -263,10 +263,10 @@ void CameraPanel::draw_content(UiContext& ctx) {
   };
 
   // Hover / click a base in the picture: its ray meets the plane of the bases' tops.
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const cv::Point2d cam_px{(mouse.x - p.x) / screen_per_px, (mouse.y - p.y) / screen_per_px};
   std::optional<FigureId> under;
   if (hovered) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const cv::Point2d cam_px{(m.x - p.x) / screen_per_px, (m.y - p.y) / screen_per_px};
     for (double z : {0.75, 0.0}) {
       if (auto t = plane.image_to_table(cam_px, z)) {
         if (const BaseView* b = view.base_at({t->x, t->y})) {
@@ -280,8 +280,6 @@ void CameraPanel::draw_content(UiContext& ctx) {
   // before anything else under it.
   bool naming = false;
   if (hovered && clicked) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const cv::Point2d cam_px{(m.x - p.x) / screen_per_px, (m.y - p.y) / screen_per_px};
     for (const auto& u : snap->table.unnamed) {
       const auto t = plane.image_to_table(cam_px, u.top_height_in);
       if (t && std::hypot(t->x - u.centre_in.x, t->y - u.centre_in.y) <= 1.2 * u.radius_in) {
