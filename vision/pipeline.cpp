@@ -174,8 +174,15 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
                                                          std::vector<RingSighting>& seen,
                                                          std::vector<UnnamedBase>& unnamed) {
   const RingIdentityOptions& o = ring_options_;
-  std::erase_if(ring_tracks_,
-                [&](const RingTrack& t) { return time_s - t.last_seen_s > o.forget_s; });
+  std::erase_if(ring_tracks_, [&](const RingTrack& t) {
+    if (time_s - t.last_seen_s <= o.forget_s) return false;
+    if (t.pinned && t.id >= 0) {
+      std::erase_if(remembered_names_,
+                    [&](const RememberedName& r) { return r.marker_id == t.id; });
+      remembered_names_.push_back({t.centre, t.id, t.finder});
+    }
+    return true;
+  });
   std::vector<char> updated(ring_tracks_.size(), 0);
   for (std::size_t f = 0; f < ring_finders_.size(); ++f) {
     std::vector<cv::Point2d> hints;
@@ -245,6 +252,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
   apply_pending_names(updated);
   for (std::size_t f = 0; f < ring_finders_.size(); ++f)
     name_rings(f, updated);
+  recall_names(updated);
   std::vector<BaseObservation> out;
   for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
     const RingTrack& t = ring_tracks_[i];
@@ -279,6 +287,8 @@ Expected<int, std::string> Pipeline::name_near(cv::Point2d near_in, const std::s
                        figure, it->marker_id);
   }
   std::erase_if(pending_names_, [&](const PendingName& p) { return p.marker_id == it->marker_id; });
+  std::erase_if(remembered_names_,
+                [&](const RememberedName& r) { return r.marker_id == it->marker_id; });
   pending_names_.push_back({near_in, it->marker_id});
   return it->marker_id;
 }
@@ -310,6 +320,32 @@ void Pipeline::apply_pending_names(const std::vector<char>& updated) {
     }
     RingTrack& t = ring_tracks_[best];
     t.id = p.marker_id;
+    t.pinned = true;
+    t.score = 1;
+    return true;
+  });
+}
+
+void Pipeline::recall_names(const std::vector<char>& updated) {
+  constexpr double kSameSpotIn = 1.0;
+  std::erase_if(remembered_names_, [&](const RememberedName& r) {
+    // The figure's code read on a ring: the camera has found the base elsewhere.
+    if (std::any_of(ring_tracks_.begin(), ring_tracks_.end(),
+                    [&](const RingTrack& t) { return t.id == r.marker_id; }))
+      return true;
+    std::size_t best = ring_tracks_.size();
+    double best_d = kSameSpotIn;
+    for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+      const RingTrack& t = ring_tracks_[i];
+      const double d = cv::norm(t.centre - r.at);
+      if (t.finder == r.finder && updated[i] && t.id < 0 && d < best_d) {
+        best_d = d;
+        best = i;
+      }
+    }
+    if (best == ring_tracks_.size()) return false;  // not back yet
+    RingTrack& t = ring_tracks_[best];
+    t.id = r.marker_id;
     t.pinned = true;
     t.score = 1;
     return true;

@@ -86,8 +86,11 @@ class Pipeline {
   /// map): the ring seen nearest `near_in` (within 3", table inches), now or when it is first
   /// seen, is reported as `figure`'s base while it is followed (moving, turning, hidden up to
   /// RingIdentityOptions::forget_s), whatever its code reads; a ring named so by its code gives
-  /// the name up. Gives the figure's marker id, or why not: a figure not in the map, or whose
-  /// base carries a square marker (named by the marker itself).
+  /// the name up. Lost for longer, the name comes back to a ring that shows again within an
+  /// inch of where it was last seen and that its code does not name (a base under a hand for
+  /// a while), until the figure's code is read on another ring or the player names again.
+  /// Gives the figure's marker id, or why not: a figure not in the map, or whose base carries a
+  /// square marker (named by the marker itself).
   Expected<int, std::string> name_near(cv::Point2d near_in, const std::string& figure);
   [[nodiscard]] const calib::TablePlane& plane() const { return plane_; }
   [[nodiscard]] const BaseMap& map() const { return map_; }
@@ -120,6 +123,15 @@ class Pipeline {
     int marker_id = -1;
   };
   void apply_pending_names(const std::vector<char>& updated);
+  // A ring the player named that the camera lost for longer than forget_s: where it was last
+  // seen, so that the name comes back when it shows there again (a hand held over it, a figure
+  // leaning across it) unnamed by its code.
+  struct RememberedName {
+    cv::Point2d at;
+    int marker_id = -1;
+    std::size_t finder = 0;
+  };
+  void recall_names(const std::vector<char>& updated);
 
   calib::TablePlane plane_;
   BaseMap map_;
@@ -133,6 +145,7 @@ class Pipeline {
   std::vector<std::vector<int>> ring_codes_;  ///< the codes in play, per finder
   std::vector<RingTrack> ring_tracks_;
   std::vector<PendingName> pending_names_;  ///< names the player gave, for rings not yet seen
+  std::vector<RememberedName> remembered_names_;
   /// Per finder, where no ring is looked for (vision/markers.hpp's marker_keep_out, at its
   /// tops' height): round the table markers of the options (`known_keep_out_`, fixed) and the
   /// table's corner markers (ids 0-3) as last seen, whose black and white corners look like

@@ -671,6 +671,20 @@ TEST(Pipeline, APlayerNamesARingTheCameraCannotName) {
     EXPECT_LT(cv::norm(b->centre_in - truth_of(first)), 0.05);
     EXPECT_EQ(b->figure, first_figure);
     EXPECT_TRUE(after.unnamed.empty());
+    // Hidden for longer than the ring is followed (a hand over the table: frames without the
+    // rings, 3.5 s), then back on the same spot: the player's name comes back.
+    const cv::Mat hidden(scene.img.size(), scene.img.type(), cv::Scalar::all(90));
+    p.process(hidden, 6, 0.6);
+    const TableState gone = p.process(hidden, 7, 4.0).state;
+    EXPECT_EQ(reported(gone, renamed), nullptr);
+    TableState back;
+    for (int f = 8; f < 11; ++f)
+      back = p.process(scene.img, f, 4.0 + (f - 7) / 10.0).state;
+    const TrackedBase* again = reported(back, renamed);
+    ASSERT_NE(again, nullptr);
+    EXPECT_LT(cv::norm(again->centre_in - truth_of(first)), 0.05);
+    EXPECT_EQ(again->figure, first_figure);
+    EXPECT_TRUE(back.unnamed.empty());
   }
   {
     // Named before the first frame; and the second base's ring named as the third's figure.
