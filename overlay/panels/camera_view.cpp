@@ -464,16 +464,19 @@ void CameraPanel::draw_content(UiContext& ctx) {
   }
   labels.draw(dl);
   dl->PopClipRect();
-  if (ImGui::BeginPopup("name base")) {
-    ImGui::TextDisabled("Whose base is this?");
-    for (const auto& figure : snap->ring_figures) {
-      // Figures the camera already follows by their code are listed too: the player's word
-      // wins (that ring then gives the name up).
-      if (ImGui::MenuItem(figure.c_str())) feed_->name_base(naming_at_, figure);
-      ui::record_last_item(ctx, "name as " + figure, WidgetKind::Button, true);
-    }
-    ImGui::EndPopup();
+  naming_menu(ctx, *feed_, *snap, naming_at_);
+}
+
+void naming_menu(UiContext& ctx, CameraFeed& feed, const CameraSnapshot& snap, cv::Point2d at) {
+  if (!ImGui::BeginPopup("name base")) return;
+  ImGui::TextDisabled("Whose base is this?");
+  for (const auto& figure : snap.ring_figures) {
+    // Figures the camera already follows by their code are listed too: the player's word wins
+    // (that ring then gives the name up).
+    if (ImGui::MenuItem(figure.c_str())) feed.name_base(at, figure);
+    ui::record_last_item(ctx, "name as " + figure, WidgetKind::Button, true);
   }
+  ImGui::EndPopup();
 }
 
 }  // namespace duels::overlay

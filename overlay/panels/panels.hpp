@@ -77,8 +77,9 @@ class TableMapPanel final : public Panel {
   TableMapPanel();
   void release_graphics() override;
 #if DUELS_OVERLAY_CAMERA
-  /// The camera whose bases it cannot name are shown on the map too (dashed), or none.
-  void set_camera(const CameraFeed* feed) {
+  /// The camera whose bases it cannot name are shown on the map too (dashed, named there by a
+  /// click as on the camera picture), or none.
+  void set_camera(CameraFeed* feed) {
     camera_ = feed;
   }
 #endif
@@ -88,7 +89,9 @@ class TableMapPanel final : public Panel {
 
  private:
 #if DUELS_OVERLAY_CAMERA
-  const CameraFeed* camera_ = nullptr;
+  CameraFeed* camera_ = nullptr;
+  std::vector<cv::Point3d> unnamed_;  ///< the bases the camera cannot name: x, y, radius (in)
+  cv::Point2d naming_at_;             ///< the unnamed base the player clicked (table inches)
 #endif
   unsigned reach_texture_ = 0;
   std::uint64_t reach_version_ = 0;
@@ -289,6 +292,10 @@ class CameraPanel final : public Panel {
   std::array<double, 7> reach_key_{};
   cv::Point2d naming_at_;  ///< the unnamed base the player clicked (table inches)
 };
+
+/// The menu a click on a base the camera cannot name opens (popup "name base", opened by the
+/// caller): the figures whose bases carry rings; the one picked names the base at `at`.
+void naming_menu(UiContext& ctx, CameraFeed& feed, const CameraSnapshot& snap, cv::Point2d at);
 #endif
 
 }  // namespace duels::overlay

@@ -398,12 +398,15 @@ void TableMapPanel::draw_content(UiContext& ctx) {
          -1);
   }
 #if DUELS_OVERLAY_CAMERA
-  // Bases the camera sees but cannot name: dashed where they stand; named on the camera
-  // picture (a click there asks whose base it is).
+  // Bases the camera sees but cannot name: dashed where they stand; a click on one asks whose
+  // base it is, as on the camera picture.
+  std::shared_ptr<const CameraSnapshot> snap;
+  unnamed_.clear();
   if (camera_ != nullptr) {
-    const auto snap = camera_->snapshot();
+    snap = camera_->snapshot();
     int unnamed = 0;
     for (const auto& u : snap->table.unnamed) {
+      unnamed_.emplace_back(u.centre_in.x, u.centre_in.y, u.radius_in);
       const ImVec2 c = S({u.centre_in.x, u.centre_in.y});
       const float r = static_cast<float>(u.radius_in) * ppi;
       for (int k = 0; k < 18; ++k) {  // 18 dashes of 10°, as on the camera picture
@@ -411,8 +414,8 @@ void TableMapPanel::draw_content(UiContext& ctx) {
         dl->PathArcTo(c, r, a, a + static_cast<float>(std::numbers::pi / 18), 4);
         dl->PathStroke(col(colours::kUnnamed), 0, 2.5f * ctx.scale);
       }
-      text({c.x, c.y - r - 10 * ctx.scale}, colours::kUnnamed, "not named: click it on the camera",
-           1);
+      text({c.x, c.y - r - 10 * ctx.scale}, colours::kUnnamed,
+           "not named: click it to say whose it is", 1);
       const std::string name = fmt::format("map unnamed base {}", ++unnamed);
       ctx.widgets.add({name, name, c.x - r, c.y - r, c.x + r, c.y + r, true, WidgetKind::Field});
     }
@@ -420,6 +423,20 @@ void TableMapPanel::draw_content(UiContext& ctx) {
 #endif
   labels.draw(dl);
   dl->PopClipRect();
+
+  // A base the camera cannot name under the mouse (its place kept for the naming menu).
+  const auto unnamed_at = [&](Vec2 at) {
+#if DUELS_OVERLAY_CAMERA
+    for (const auto& u : unnamed_) {
+      if (std::hypot(at.x - u.x, at.y - u.y) <= 1.2 * u.z) {
+        naming_at_ = {u.x, u.y};
+        return true;
+      }
+    }
+#endif
+    (void)at;
+    return false;
+  };
 
   // Mouse: press, then either drag the end point of a move the camera saw (judged again as it
   // goes), drag a base (manual override), or click.
@@ -460,6 +477,8 @@ void TableMapPanel::draw_content(UiContext& ctx) {
         s.place_figure(*placing, mouse_in);
       } else if (s.move.active) {
         if (under == nullptr) s.move_to(mouse_in);
+      } else if (under == nullptr && unnamed_at(mouse_in)) {
+        ImGui::OpenPopup("name base");
       } else if (under != nullptr) {
         if (s.selected && under->figure != *s.selected &&
             fig(st, under->figure).team != fig(st, *s.selected).team) {
@@ -481,6 +500,9 @@ void TableMapPanel::draw_content(UiContext& ctx) {
       ImGui::OpenPopup("base menu");
     }
   }
+#if DUELS_OVERLAY_CAMERA
+  if (camera_ != nullptr && snap) naming_menu(ctx, *camera_, *snap, naming_at_);
+#endif
   if (ImGui::BeginPopup("base menu")) {
     if (menu_figure_ >= 0 && menu_figure_ < static_cast<int>(st.figures.size())) {
       const FigureState& f = fig(st, menu_figure_);

@@ -826,17 +826,20 @@ TEST(Gui, TheCameraPictureOutlinesABaseItCannotName) {
 }
 
 // The player names a base the camera cannot name: Gridlock's ring carries code 1, the base map
-// says 5. Clicked on the picture, its dashed outline opens a menu of the figures whose bases
-// carry rings; picking Gridlock names it, and the camera follows it as Gridlock from then on.
-TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnThePicture) {
+// says 5. Clicked (`where`: on the camera picture or on the table map), its dashed outline opens
+// a menu of the figures whose bases carry rings; picking Gridlock names it, and the camera
+// follows it as Gridlock from then on: no dashed outline is left on the picture.
+void name_gridlock_by_a_click(const std::string& where) {
   GuiDir dir;
   const CameraFeedOptions cam = demo_rings_camera(
       testing::ring_base_map(dir.file("wrong_code.yaml"), {{0, "Razor"}, {5, "Gridlock"}}));
+  const std::string widget_name = where + " unnamed base 1";
   const CameraRun run =
       run_camera(dir, camera_match(dir),
-                 "wait-for \"camera unnamed base 1\"\nwait 3\n"
-                 "click \"camera unnamed base 1\"\nwait 2\n"
-                 "click \"name as Gridlock\"\nwait-for \"bases seen 2\"\nwait 3\n",
+                 fmt::format("wait-for \"{0}\"\nwait 3\n"
+                             "click \"{0}\"\nwait 2\n"
+                             "click \"name as Gridlock\"\nwait-for \"bases seen 2\"\nwait 3\n",
+                             widget_name),
                  cam);
   if (run.skipped) SKIP_OR_FAIL("no window");
   const GuiResult& r = run.result;
@@ -854,7 +857,6 @@ TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnThePicture) {
   EXPECT_EQ(widget(r, "camera unnamed base 1"), nullptr);
   EXPECT_EQ(widget(r, "map unnamed base 1"), nullptr);
   EXPECT_NE(widget(r, "camera base Gridlock"), nullptr);
-  // No dashed outline left on the picture.
   const cv::Mat& shot = run.shot;
   ASSERT_FALSE(shot.empty());
   const auto px = r.camera->plane.table_to_image({40, 30, 0.75});
@@ -865,6 +867,14 @@ TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnThePicture) {
   EXPECT_EQ(count_colour(shot, {x - 1.3f * ppi, y - 1.3f * ppi, 2.6f * ppi, 2.6f * ppi},
                          colours::kUnnamed, 30),
             0);
+}
+
+TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnThePicture) {
+  name_gridlock_by_a_click("camera");
+}
+
+TEST(Gui, APlayerNamesABaseTheCameraCannotNameOnTheMap) {
+  name_gridlock_by_a_click("map");
 }
 
 // A wall between the bases the camera sees: the line is dashed vermillion and the wall itself is
