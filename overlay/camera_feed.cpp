@@ -37,6 +37,13 @@ std::vector<TrackedBasePosition> vision_positions(const vision::TableState& tabl
   return out;
 }
 
+std::vector<Disc> unnamed_discs(const vision::TableState& table) {
+  std::vector<Disc> out;
+  for (const auto& u : table.unnamed)
+    out.push_back({Vec2{u.centre_in.x, u.centre_in.y}, u.radius_in});
+  return out;
+}
+
 CameraFeed::CameraFeed(CameraFeedOptions options) : options_(std::move(options)) {
   auto first = std::make_shared<CameraSnapshot>();
   first->source_name = options_.source;

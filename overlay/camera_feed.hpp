@@ -63,6 +63,8 @@ struct CameraSnapshot {
 /// The positions the session takes from a snapshot: settled bases fully trusted, moving ones a
 /// little less, occluded ones kept at their last place below the trust line, lost ones dropped.
 std::vector<TrackedBasePosition> vision_positions(const vision::TableState& table);
+/// The bases the camera sees but cannot name, as discs on the table.
+std::vector<Disc> unnamed_discs(const vision::TableState& table);
 
 /// Runs capture and vision on their own thread from construction to destruction.
 class CameraFeed {

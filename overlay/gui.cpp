@@ -412,7 +412,7 @@ GuiResult run_gui(GuiOptions o) {
           if (camera_frame < 0) result.camera_live_from_frame = result.frames;
           camera_frame = snap->frame;
           result.vision = vision_positions(snap->table);
-          if (session) session->set_vision(result.vision);
+          if (session) session->set_vision(result.vision, unnamed_discs(snap->table));
         }
       }
 #endif

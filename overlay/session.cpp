@@ -193,7 +193,7 @@ void Session::set_status(std::string text, bool error) {
 void Session::changed() {
   ++version_;
   overrides_ = effective_overrides(positions_.entries(), history().steps, history().last_seq);
-  view_ = make_table_view(state(), layout_, overrides_, vision_);
+  view_ = make_table_view(state(), layout_, overrides_, vision_, vision_unnamed_);
   measures_.clear();
   const GameState& s = state();
   auto gone = [&](std::optional<FigureId> f) {
@@ -822,7 +822,7 @@ void Session::roll_pool() {
 
 // ---- vision, time, overrides ----------------------------------------------------------------
 
-void Session::set_vision(std::vector<TrackedBasePosition> bases) {
+void Session::set_vision(std::vector<TrackedBasePosition> bases, std::vector<Disc> unnamed) {
   // Every camera frame brings positions; only a real change (a base moved by more than a
   // hundredth of an inch, came, went or crossed the trust line) is worth re-measuring the table
   // and redrawing the reachable region for.
@@ -852,8 +852,12 @@ void Session::set_vision(std::vector<TrackedBasePosition> bases) {
           !p->legal());
     }
   }
-  if (same(vision_, bases)) return;
+  const bool same_unnamed = std::equal(
+      unnamed.begin(), unnamed.end(), vision_unnamed_.begin(), vision_unnamed_.end(),
+      [](const Disc& a, const Disc& b) { return norm2(a.centre - b.centre) <= 0.01 * 0.01; });
+  if (same(vision_, bases) && same_unnamed) return;
   vision_ = std::move(bases);
+  vision_unnamed_ = std::move(unnamed);
   changed();
 }
 

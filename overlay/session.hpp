@@ -217,8 +217,9 @@ class Session {
 
   // ---- vision seam ---------------------------------------------------------------------------
   /// Base positions reported by the camera, once per camera frame. A base that settles away
-  /// from where the match has it gets a move proposal (see move_proposal.hpp).
-  void set_vision(std::vector<TrackedBasePosition> bases);
+  /// from where the match has it gets a move proposal (see move_proposal.hpp). `unnamed`: the
+  /// bases it sees but cannot name (they block lines of fire, see TableView::unnamed).
+  void set_vision(std::vector<TrackedBasePosition> bases, std::vector<Disc> unnamed = {});
   /// Whether the camera reports any base.
   [[nodiscard]] bool vision_active() const { return !vision_.empty(); }
   /// The moves the camera saw, judged against the live match, by figure.
@@ -254,6 +255,7 @@ class Session {
   PositionLog positions_;
   PositionOverrides overrides_;
   std::vector<TrackedBasePosition> vision_;
+  std::vector<Disc> vision_unnamed_;
   MoveWatcher watcher_;
   bool proposals_judged_ = false;  ///< the proposals were judged at proposals_seq_ with these
   std::uint64_t proposals_seq_ = 0;

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "common/names.hpp"
 #include "duels/tape.hpp"
 
@@ -53,7 +55,8 @@ const BaseView* TableView::base_at(Vec2 p) const {
 
 TableView make_table_view(const GameState& state, const TableLayout& layout,
                           const PositionOverrides& overrides,
-                          const std::vector<TrackedBasePosition>& vision) {
+                          const std::vector<TrackedBasePosition>& vision,
+                          const std::vector<Disc>& unnamed) {
   TableView v;
   v.table = layout.table;
   for (FigureId f = 0; f < static_cast<FigureId>(state.figures.size()); ++f) {
@@ -75,6 +78,12 @@ TableView make_table_view(const GameState& state, const TableLayout& layout,
     if (!at) continue;
     v.bases.push_back({f, fs.def.name, fs.team, Disc{*at, fs.def.base_diameter_in / 2}, source});
   }
+  for (const Disc& u : unnamed) {
+    const bool on_a_figure = std::any_of(v.bases.begin(), v.bases.end(), [&](const BaseView& b) {
+      return norm(b.disc.centre - u.centre) < b.disc.radius_in + u.radius_in;
+    });
+    if (!on_a_figure) v.unnamed.push_back(u);
+  }
   // Terrain that is down: the match's own shapes; a shapeless piece (a journal from before
   // format 2) takes the layout's shape of that name, as it always did.
   for (const auto& t : state.terrain) {
@@ -92,6 +101,10 @@ TableView make_table_view(const GameState& state, const TableLayout& layout,
     if (!down) v.unplaced.push_back(piece);
   }
   return v;
+}
+
+std::string unnamed_base_id(const Disc& base) {
+  return fmt::format("unnamed base ({:.1f}, {:.1f})", base.centre.x, base.centre.y);
 }
 
 AttackMeasure measure_attack(const TableView& view, const GameState& state, FigureId attacker,
@@ -112,6 +125,9 @@ AttackMeasure measure_attack(const TableView& view, const GameState& state, Figu
     if (b.figure == attacker || b.figure == target) continue;
     others.push_back({b.name, Shape::make_circle(b.disc.centre, b.disc.radius_in)});
   }
+  for (const Disc& hidden : view.unnamed)
+    others.push_back(
+        {unnamed_base_id(hidden), Shape::make_circle(hidden.centre, hidden.radius_in)});
   m.lof = line_of_fire(a->disc, t->disc, others);
   const double diameter = 2 * a->disc.radius_in;
   m.measurement.gap_in = m.centre_gap_in;
@@ -141,6 +157,9 @@ MoveObstacles move_world(const TableView& view, const GameState& state, FigureId
     Obstacle o{b.name, Shape::make_circle(b.disc.centre, b.disc.radius_in)};
     (b.team == team ? w.friendly_bases : w.opposing_bases).push_back(std::move(o));
   }
+  // Whose an unnamed base is, is not known: it is gone round as an opposing one.
+  for (const Disc& u : view.unnamed)
+    w.opposing_bases.push_back({unnamed_base_id(u), Shape::make_circle(u.centre, u.radius_in)});
   return w;
 }
 

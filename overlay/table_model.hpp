@@ -62,6 +62,10 @@ struct TableView {
   std::vector<BaseView> bases;         ///< figures in play with a position
   Obstacles terrain;                   ///< terrain that is down: blocks movement and line of fire
   std::vector<SceneTerrain> unplaced;  ///< layout pieces not put down (drawn faded, block nothing)
+  /// Bases the camera sees but cannot name, but for those on a figure's base in `bases` (most
+  /// likely that very base, placed by hand or by the match): whoever they are, they block lines
+  /// of fire and a moving base goes round them.
+  std::vector<Disc> unnamed;
 
   [[nodiscard]] const BaseView* base_of(FigureId figure) const;
   /// The base under a table point, if any (the topmost when bases overlap).
@@ -69,10 +73,14 @@ struct TableView {
 };
 
 /// Builds the view: positions from the match, replaced by vision reports, replaced by manual
-/// overrides (a player's hand beats the camera).
+/// overrides (a player's hand beats the camera); `unnamed`: the bases the camera sees but
+/// cannot name.
 TableView make_table_view(const GameState& state, const TableLayout& layout,
                           const PositionOverrides& overrides,
-                          const std::vector<TrackedBasePosition>& vision = {});
+                          const std::vector<TrackedBasePosition>& vision = {},
+                          const std::vector<Disc>& unnamed = {});
+/// How an unnamed base is named among blockers: "unnamed base (X, Y)", as `duels track` does.
+std::string unnamed_base_id(const Disc& base);
 
 /// The measurement of step A between two bases, with what the map needs to draw it.
 struct AttackMeasure {
@@ -85,7 +93,8 @@ struct AttackMeasure {
   Measurement measurement;           ///< what the DeclareAttack command carries
 };
 
-/// Measures attacker → target: every other base in play and the terrain that is down block.
+/// Measures attacker → target: every other base in play, the unnamed bases and the terrain that
+/// is down block.
 AttackMeasure measure_attack(const TableView& view, const GameState& state, FigureId attacker,
                              FigureId target);
 

@@ -225,6 +225,21 @@ struct AtFirstTurn : testing::AtFirstTurn {
   }
 };
 
+// The camera's unnamed bases reach the match's measurement: one between Razor and Hex blocks
+// the line of fire; gone from the camera, it blocks nothing.
+TEST(CameraMoves, AnUnnamedBaseTheCameraSeesBlocksTheLineOfFire) {
+  AtFirstTurn t;
+  Session& s = *t.s;
+  s.set_vision(seen({20, 30}));
+  EXPECT_TRUE(s.measure(0, 1).lof.clear);
+  s.set_vision(seen({20, 30}), {{{26, 30}, 1.0}});
+  const AttackMeasure& m = s.measure(0, 1);
+  EXPECT_FALSE(m.lof.clear);
+  EXPECT_EQ(m.blocker_ids, (std::vector<std::string>{"unnamed base (26.0, 30.0)"}));
+  s.set_vision(seen({20, 30}));
+  EXPECT_TRUE(s.measure(0, 1).lof.clear);
+}
+
 TEST(CameraMoves, ConfirmPlaysTheConsolesMoveAndUndoBringsTheProposalBack) {
   AtFirstTurn t;
   Session& s = *t.s;

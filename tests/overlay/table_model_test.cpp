@@ -103,6 +103,28 @@ TEST(TableModel, MoveWorldSortsBasesByTeam) {
   EXPECT_EQ(w.opposing_bases[0].id, "Hex");
 }
 
+// A base the camera sees but cannot name blocks the line of fire across it and is gone round by
+// a moving base, whoever it is; one on a figure's base (a figure placed by hand where the camera
+// sees a base it cannot name: most likely that very base) is that figure's and blocks nothing
+// more.
+TEST(TableModel, AnUnnamedBaseBlocksUnlessItIsAFiguresOwn) {
+  const GameState s = started(razor_vs_hex({10, 30}, {30, 30}));
+  const std::vector<Disc> unnamed = {{{20, 30}, 1.0}, {{30.3, 29.8}, 1.0}};
+  const TableView v = make_table_view(s, {}, {}, {}, unnamed);
+  ASSERT_EQ(v.unnamed.size(), 1U);
+  EXPECT_EQ(v.unnamed[0].centre, (Vec2{20, 30}));
+  const AttackMeasure m = measure_attack(v, s, 0, 1);
+  ASSERT_TRUE(m.valid);
+  EXPECT_FALSE(m.lof.clear);
+  EXPECT_EQ(m.blocker_ids, (std::vector<std::string>{"unnamed base (20.0, 30.0)"}));
+  const MoveObstacles w = move_world(v, s, 0);
+  ASSERT_EQ(w.opposing_bases.size(), 2U);
+  EXPECT_EQ(w.opposing_bases[1].id, "unnamed base (20.0, 30.0)");
+  // Moved off the line, it blocks nothing.
+  const TableView off = make_table_view(s, {}, {}, {}, {{{20, 40}, 1.0}});
+  EXPECT_TRUE(measure_attack(off, s, 0, 1).lof.clear);
+}
+
 TEST(TableModel, SceneGivesPositionsByFigureName) {
   const Scene scene =
       load_scene_file(duels_test::source_dir() + "/assets/scenes/demo_table.yaml",
