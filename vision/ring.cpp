@@ -616,10 +616,10 @@ const RadialFit& radial_fit(double sigma_r) {
 }
 
 // `inner_px` / `rim_px`: each sample's point at 0.5 R and 0.9 R in the picture; `level`: the
-// outer band's samples, then the inner band's (a one-band ring: its band's), replaced where the
+// outer band's samples, then the inner band's (`bands` 1: the one band's), replaced where the
 // radius lies in the picture.
 void unmix_bands(const cv::Mat& gray, const std::vector<std::optional<cv::Point2d>>& inner_px,
-                 const std::vector<std::optional<cv::Point2d>>& rim_px,
+                 const std::vector<std::optional<cv::Point2d>>& rim_px, int bands,
                  std::vector<double>& level) {
   const std::size_t m = inner_px.size();
   std::vector<std::array<double, kRadial>> ys(m);
@@ -667,7 +667,7 @@ void unmix_bands(const cv::Mat& gray, const std::vector<std::optional<cv::Point2
   for (std::size_t j = 0; j < m; ++j) {
     if (px_per_r[j] <= 0) continue;
     solve(j, sigma, x);
-    if (level.size() < 2 * m) {  // one band: both halves of its cells
+    if (bands == 1) {  // both halves of its cells
       level[j] = std::clamp((x[1] + x[2]) / 2, 0.0, 255.0);
       continue;
     }
@@ -742,7 +742,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       if (v >= 0) white.push_back(v);
     }
   }
-  unmix_bands(gray, inner_px, rim_mid_px, level);
+  unmix_bands(gray, inner_px, rim_mid_px, bands, level);
   if (white.empty()) return std::nullopt;
   std::sort(white.begin(), white.end());
   const double w_level = white[white.size() * 3 / 4];
