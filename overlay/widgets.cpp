@@ -279,6 +279,19 @@ void die_chips(const std::vector<dice::Die>& dice, std::string_view none) {
   }
 }
 
+void dashed_line(ImDrawList* dl, std::array<float, 2> a, std::array<float, 2> b, Rgba colour,
+                 float thickness, float dash) {
+  const float dx = b[0] - a[0];
+  const float dy = b[1] - a[1];
+  const float len = std::sqrt(dx * dx + dy * dy);
+  if (len <= 0) return;
+  for (float s = 0; s < len; s += 2 * dash) {
+    const float e = std::min(len, s + dash);
+    dl->AddLine({a[0] + dx * s / len, a[1] + dy * s / len},
+                {a[0] + dx * e / len, a[1] + dy * e / len}, colour.packed(), thickness);
+  }
+}
+
 }  // namespace ui
 
 void LabelPlacer::add(float x, float y, Rgba colour, std::string text, int priority, float fit_px,

@@ -117,6 +117,10 @@ void dial(UiContext& ctx, const FigureState& figure, DialKind kind, int preview_
 /// Colour for a team's name.
 Rgba team_text_colour(int team);
 
+/// A dashed straight line from `a` to `b` (screen pixels): dashes and gaps `dash` long.
+void dashed_line(ImDrawList* dl, std::array<float, 2> a, std::array<float, 2> b, Rgba colour,
+                 float thickness, float dash);
+
 }  // namespace ui
 
 /// Labels on dark boxes over the camera picture or the map, kept from covering each other.

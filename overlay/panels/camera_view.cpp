@@ -335,15 +335,7 @@ void CameraPanel::draw_content(UiContext& ctx) {
         if (m.lof.clear) {
           dl->AddLine(*a, *b, c.packed(), 4 * ctx.scale);
         } else {
-          const float dx = b->x - a->x;
-          const float dy = b->y - a->y;
-          const float len = std::sqrt(dx * dx + dy * dy);
-          const float dash = 9 * ctx.scale;
-          for (float t = 0; t < len; t += 2 * dash) {
-            const float e = std::min(len, t + dash);
-            dl->AddLine({a->x + dx * t / len, a->y + dy * t / len},
-                        {a->x + dx * e / len, a->y + dy * e / len}, c.packed(), 3 * ctx.scale);
-          }
+          ui::dashed_line(dl, {a->x, a->y}, {b->x, b->y}, c, 3 * ctx.scale, 9 * ctx.scale);
         }
         std::string by;
         for (const auto& id : m.blocker_ids) {

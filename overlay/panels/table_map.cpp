@@ -26,16 +26,8 @@ const FigureState& fig(const GameState& s, FigureId f) {
   return s.figures[static_cast<std::size_t>(f)];
 }
 
-void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness, float dash) {
-  const float dx = b.x - a.x;
-  const float dy = b.y - a.y;
-  const float len = std::sqrt(dx * dx + dy * dy);
-  if (len <= 0) return;
-  for (float s = 0; s < len; s += 2 * dash) {
-    const float e = std::min(len, s + dash);
-    dl->AddLine({a.x + dx * s / len, a.y + dy * s / len}, {a.x + dx * e / len, a.y + dy * e / len},
-                colour, thickness);
-  }
+void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, Rgba colour, float thickness, float dash) {
+  ui::dashed_line(dl, {a.x, a.y}, {b.x, b.y}, colour, thickness, dash);
 }
 
 std::string colour_list(const std::vector<dice::Colour>& colours) {
@@ -278,7 +270,7 @@ void TableMapPanel::draw_content(UiContext& ctx) {
     } else {
       const ImVec2 a = S(m->centre_line.a);
       const ImVec2 b = S(m->centre_line.b);
-      dashed_line(dl, a, b, col(colours::kLineBlocked), 3 * ctx.scale, 9 * ctx.scale);
+      dashed_line(dl, a, b, colours::kLineBlocked, 3 * ctx.scale, 9 * ctx.scale);
       std::string by;
       for (const auto& id : m->blocker_ids) {
         by += (by.empty() ? "" : ", ") + id;
@@ -310,10 +302,8 @@ void TableMapPanel::draw_content(UiContext& ctx) {
     if (s.selected == b.figure) dl->AddCircle(c, r + 3 * ctx.scale, col(colours::kSelected), 40, 3);
     if (shown_target == b.figure) {
       dl->AddCircle(c, r + 5 * ctx.scale, col(colours::kText), 40, 1.5f);
-      dashed_line(dl, {c.x - r - 9 * ctx.scale, c.y}, {c.x - r - 2, c.y}, col(colours::kText), 2,
-                  3);
-      dashed_line(dl, {c.x + r + 2, c.y}, {c.x + r + 9 * ctx.scale, c.y}, col(colours::kText), 2,
-                  3);
+      dashed_line(dl, {c.x - r - 9 * ctx.scale, c.y}, {c.x - r - 2, c.y}, colours::kText, 2, 3);
+      dashed_line(dl, {c.x + r + 2, c.y}, {c.x + r + 9 * ctx.scale, c.y}, colours::kText, 2, 3);
     }
     const FigureState& f = fig(st, b.figure);
     std::string name = b.name;
@@ -353,7 +343,7 @@ void TableMapPanel::draw_content(UiContext& ctx) {
         pts.push_back(S(v));
       dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col(pc), 0, 3 * ctx.scale);
     } else {
-      dashed_line(dl, from, end, col(pc), 2.5f * ctx.scale, 7 * ctx.scale);
+      dashed_line(dl, from, end, pc, 2.5f * ctx.scale, 7 * ctx.scale);
     }
     dl->AddCircle(end, r, col(pc), 40, 3 * ctx.scale);
     dl->AddCircleFilled(end, 4 * ctx.scale, col(pc));
