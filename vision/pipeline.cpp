@@ -302,15 +302,7 @@ void Pipeline::apply_pending_names(const std::vector<char>& updated) {
                                                p.marker_id) == ring_codes_[f].end())
       ++f;
     if (f == ring_codes_.size()) return true;
-    std::size_t best = ring_tracks_.size();
-    double best_d = kNameWithinIn;
-    for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
-      const double d = cv::norm(ring_tracks_[i].centre - p.near_in);
-      if (ring_tracks_[i].finder == f && updated[i] && d < best_d) {
-        best_d = d;
-        best = i;
-      }
-    }
+    const std::size_t best = nearest_seen_ring(f, p.near_in, kNameWithinIn, updated, false);
     if (best == ring_tracks_.size()) return false;  // not seen yet: waits
     for (auto& t : ring_tracks_) {
       if (t.id == p.marker_id) {
@@ -318,12 +310,30 @@ void Pipeline::apply_pending_names(const std::vector<char>& updated) {
         t.pinned = false;
       }
     }
-    RingTrack& t = ring_tracks_[best];
-    t.id = p.marker_id;
-    t.pinned = true;
-    t.score = 1;
+    pin(ring_tracks_[best], p.marker_id);
     return true;
   });
+}
+
+std::size_t Pipeline::nearest_seen_ring(std::size_t finder, cv::Point2d at, double within_in,
+                                        const std::vector<char>& updated, bool unnamed_only) const {
+  std::size_t best = ring_tracks_.size();
+  double best_d = within_in;
+  for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
+    const RingTrack& t = ring_tracks_[i];
+    const double d = cv::norm(t.centre - at);
+    if (t.finder == finder && updated[i] && (!unnamed_only || t.id < 0) && d < best_d) {
+      best_d = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+void Pipeline::pin(RingTrack& t, int marker_id) {
+  t.id = marker_id;
+  t.pinned = true;
+  t.score = 1;
 }
 
 void Pipeline::recall_names(const std::vector<char>& updated) {
@@ -333,21 +343,9 @@ void Pipeline::recall_names(const std::vector<char>& updated) {
     if (std::any_of(ring_tracks_.begin(), ring_tracks_.end(),
                     [&](const RingTrack& t) { return t.id == r.marker_id; }))
       return true;
-    std::size_t best = ring_tracks_.size();
-    double best_d = kSameSpotIn;
-    for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
-      const RingTrack& t = ring_tracks_[i];
-      const double d = cv::norm(t.centre - r.at);
-      if (t.finder == r.finder && updated[i] && t.id < 0 && d < best_d) {
-        best_d = d;
-        best = i;
-      }
-    }
+    const std::size_t best = nearest_seen_ring(r.finder, r.at, kSameSpotIn, updated, true);
     if (best == ring_tracks_.size()) return false;  // not back yet
-    RingTrack& t = ring_tracks_[best];
-    t.id = r.marker_id;
-    t.pinned = true;
-    t.score = 1;
+    pin(ring_tracks_[best], r.marker_id);
     return true;
   });
 }

@@ -132,6 +132,13 @@ class Pipeline {
     std::size_t finder = 0;
   };
   void recall_names(const std::vector<char>& updated);
+  // The ring track of `finder` seen this frame (`updated`) nearest `at`, closer than
+  // `within_in` (and unnamed, when `unnamed_only`); ring_tracks_.size() when there is none.
+  [[nodiscard]] std::size_t nearest_seen_ring(std::size_t finder, cv::Point2d at, double within_in,
+                                              const std::vector<char>& updated,
+                                              bool unnamed_only) const;
+  // Names a ring track as the player said: its code does not rename it.
+  static void pin(RingTrack& t, int marker_id);
 
   calib::TablePlane plane_;
   BaseMap map_;
