@@ -90,8 +90,7 @@ class TableMapPanel final : public Panel {
  private:
 #if DUELS_OVERLAY_CAMERA
   CameraFeed* camera_ = nullptr;
-  std::vector<cv::Point3d> unnamed_;  ///< the bases the camera cannot name: x, y, radius (in)
-  cv::Point2d naming_at_;             ///< the unnamed base the player clicked (table inches)
+  cv::Point2d naming_at_;  ///< the unnamed base the player clicked (table inches)
 #endif
   unsigned reach_texture_ = 0;
   std::uint64_t reach_version_ = 0;

@@ -391,12 +391,10 @@ void TableMapPanel::draw_content(UiContext& ctx) {
   // Bases the camera sees but cannot name: dashed where they stand; a click on one asks whose
   // base it is, as on the camera picture.
   std::shared_ptr<const CameraSnapshot> snap;
-  unnamed_.clear();
   if (camera_ != nullptr) {
     snap = camera_->snapshot();
     int unnamed = 0;
     for (const auto& u : snap->table.unnamed) {
-      unnamed_.emplace_back(u.centre_in.x, u.centre_in.y, u.radius_in);
       const ImVec2 c = S({u.centre_in.x, u.centre_in.y});
       const float r = static_cast<float>(u.radius_in) * ppi;
       for (int k = 0; k < 18; ++k) {  // 18 dashes of 10°, as on the camera picture
@@ -417,9 +415,10 @@ void TableMapPanel::draw_content(UiContext& ctx) {
   // A base the camera cannot name under the mouse (its place kept for the naming menu).
   const auto unnamed_at = [&](Vec2 at) {
 #if DUELS_OVERLAY_CAMERA
-    for (const auto& u : unnamed_) {
-      if (std::hypot(at.x - u.x, at.y - u.y) <= 1.2 * u.z) {
-        naming_at_ = {u.x, u.y};
+    if (!snap) return false;
+    for (const auto& u : snap->table.unnamed) {
+      if (std::hypot(at.x - u.centre_in.x, at.y - u.centre_in.y) <= 1.2 * u.radius_in) {
+        naming_at_ = u.centre_in;
         return true;
       }
     }
