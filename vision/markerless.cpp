@@ -62,14 +62,6 @@ DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
   }
 }
 
-cv::Mat DiscFinder::rectify(const cv::Mat& image) const {
-  cv::Mat out;
-  cv::remap(calib::to_gray(image), out, top_.map_x, top_.map_y, cv::INTER_LINEAR,
-            cv::BORDER_CONSTANT, cv::Scalar(0));
-  const int m = top_.margin_px;
-  return out(cv::Rect(m, m, out.cols - 2 * m, out.rows - 2 * m)).clone();
-}
-
 double DiscFinder::rim_step(const cv::Mat& gray, const RimFit& fit) const {
   // Along every ray that kept its rim point: just inside the rim against just outside it.
   const double R = options_.radius_in;

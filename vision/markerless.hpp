@@ -57,8 +57,6 @@ class DiscFinder {
   [[nodiscard]] std::vector<RimFit> find_rims(
       const cv::Mat& image, const std::vector<cv::Point2d>& hints = {},
       const std::vector<std::vector<cv::Point2f>>& exclude = {}, bool search = true) const;
-  /// The rectified top view of a frame (for checking by eye).
-  [[nodiscard]] cv::Mat rectify(const cv::Mat& image) const;
 
   /// How much a fitted disc looks like a light top: the median, over the rays that kept their
   /// rim point, of the grey levels from just outside the rim (1.12 R) to just inside (0.9 R).
