@@ -34,26 +34,7 @@ DiscFinder::DiscFinder(const calib::TablePlane& plane, DiscOptions options)
   // The top view reaches past the table's edges by the filter's reach, as the ring finder's
   // does (vision/ring.cpp): cut at the edges, it put false candidates all along them.
   top_ = TableTopView(plane, ppi, options_.top_height_in, 1.4 * options_.radius_in);
-  const double rp = options_.radius_in * ppi;
-  const int half = static_cast<int>(std::ceil(1.35 * rp));
-  kernel_ = cv::Mat(2 * half + 1, 2 * half + 1, CV_32F, cv::Scalar(0));
-  double pos = 0;
-  double neg = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int y = -half; y <= half; ++y) {
-      for (int x = -half; x <= half; ++x) {
-        const double r = std::hypot(x, y) / rp;
-        const bool in = r >= 0.6 && r <= 0.95;
-        const bool out = r >= 1.05 && r <= 1.35;
-        if (pass == 0) {
-          pos += in;
-          neg += out;
-        } else if (in || out) {
-          kernel_.at<float>(y + half, x + half) = static_cast<float>(in ? 1 / pos : -1 / neg);
-        }
-      }
-    }
-  }
+  kernel_ = rim_matched_filter(options_.radius_in * ppi, 0.6, 0.95);
   // The table's own markers lie on the table; a base's top is higher, so each is seen where
   // the camera's rays through its corners meet the tops' height.
   for (const auto& quad : options_.table_markers_in) {

@@ -329,26 +329,32 @@ RingFinder::RingFinder(const calib::TablePlane& plane, double diameter_in, doubl
   // reach (measured: 2 more of 1280 two-band rings named than with a view cut at the edges).
   const double ppi = std::clamp(7.0 / radius_, 3.0, 14.0);
   top_ = TableTopView(plane_, ppi, height_, 1.4 * radius_);
-  const double rp = radius_ * ppi;
-  const int half = static_cast<int>(std::ceil(1.35 * rp));
-  kernel_ = cv::Mat(2 * half + 1, 2 * half + 1, CV_32F, cv::Scalar(0));
+  kernel_ = rim_matched_filter(radius_ * ppi, 0.72, 0.98);
+}
+
+cv::Mat rim_matched_filter(double radius_px, double inner_from, double inner_to) {
+  const int half = static_cast<int>(std::ceil(1.35 * radius_px));
+  cv::Mat kernel(2 * half + 1, 2 * half + 1, CV_32F, cv::Scalar(0));
+  const auto inner = [&](double r) { return r >= inner_from && r <= inner_to; };
+  const auto outer = [](double r) { return r >= 1.05 && r <= 1.35; };
   double pos = 0;
   double neg = 0;
   for (int y = -half; y <= half; ++y) {
     for (int x = -half; x <= half; ++x) {
-      const double r = std::hypot(x, y) / rp;
-      if (r >= 0.72 && r <= 0.98) pos += 1;
-      if (r >= 1.05 && r <= 1.35) neg += 1;
+      const double r = std::hypot(x, y) / radius_px;
+      pos += inner(r);
+      neg += outer(r);
     }
   }
   for (int y = -half; y <= half; ++y) {
     for (int x = -half; x <= half; ++x) {
-      const double r = std::hypot(x, y) / rp;
-      float& k = kernel_.at<float>(y + half, x + half);
-      if (r >= 0.72 && r <= 0.98) k = static_cast<float>(1 / pos);
-      if (r >= 1.05 && r <= 1.35) k = static_cast<float>(-1 / neg);
+      const double r = std::hypot(x, y) / radius_px;
+      float& k = kernel.at<float>(y + half, x + half);
+      if (inner(r)) k = static_cast<float>(1 / pos);
+      if (outer(r)) k = static_cast<float>(-1 / neg);
     }
   }
+  return kernel;
 }
 
 TableTopView::TableTopView(const calib::TablePlane& plane, double ppi, double height_in,

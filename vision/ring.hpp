@@ -168,6 +168,11 @@ struct TableTopView {
   [[nodiscard]] int first_on_table() const { return std::max(1, margin_px); }
 };
 
+/// A light rim's matched filter in a top view with `radius_px` pixels to a base's radius: the
+/// mean over the annulus from `inner_from` to `inner_to` radii less the mean over 1.05–1.35
+/// radii just outside the rim. Shared by the ring finder and markerless mode.
+[[nodiscard]] cv::Mat rim_matched_filter(double radius_px, double inner_from, double inner_to);
+
 /// True when the table point `at` lies inside (or on) one of `regions` (polygons, table
 /// inches): the regions where no base is looked for (vision/markers.hpp's marker_keep_out).
 bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at);
