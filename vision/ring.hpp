@@ -166,6 +166,11 @@ struct TableTopView {
   /// The first (and, from the far side, the last) top-view row and column on the table, and
   /// at least one pixel in from the view's edge.
   [[nodiscard]] int first_on_table() const { return std::max(1, margin_px); }
+  /// A score over the view made lower than any other where no base's centre can be: off the
+  /// table and inside `regions` (polygons, table inches). A peak's test against it is not
+  /// hidden by a response there.
+  [[nodiscard]] cv::Mat mask_where_no_centre(
+      const cv::Mat& score, const std::vector<std::vector<cv::Point2f>>& regions) const;
 };
 
 /// A light rim's matched filter in a top view with `radius_px` pixels to a base's radius: the
@@ -214,7 +219,7 @@ class RingFinder {
   cv::Mat kernel_;    // the rim's matched filter in the top view
   // The candidates of the last search, looked at again between searches (measuring them is
   // cheap; the search is not).
-  mutable std::vector<cv::Point2d> searched_;
+  mutable std::vector<std::pair<cv::Point2d, bool>> searched_;
 };
 
 /// True-scale sheets of ring stickers: for every diameter, one sticker per id, each with a dashed
