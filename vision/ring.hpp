@@ -218,7 +218,8 @@ class RingFinder {
   TableTopView top_;  // where candidates are looked for
   cv::Mat kernel_;    // the rim's matched filter in the top view
   // The candidates of the last search, looked at again between searches (measuring them is
-  // cheap; the search is not).
+  // cheap; the search is not), each with whether its ring must fit tightly (a peak only found
+  // where no centre can be hides none: RingFinder::find).
   mutable std::vector<std::pair<cv::Point2d, bool>> searched_;
 };
 
