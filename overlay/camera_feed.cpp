@@ -44,6 +44,10 @@ std::vector<Disc> unnamed_discs(const vision::TableState& table) {
   return out;
 }
 
+bool on_unnamed_base(const vision::UnnamedBase& base, cv::Point2d at) {
+  return cv::norm(at - base.centre_in) <= 1.2 * base.radius_in;
+}
+
 CameraFeed::CameraFeed(CameraFeedOptions options) : options_(std::move(options)) {
   auto first = std::make_shared<CameraSnapshot>();
   first->source_name = options_.source;

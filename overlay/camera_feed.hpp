@@ -65,6 +65,10 @@ struct CameraSnapshot {
 std::vector<TrackedBasePosition> vision_positions(const vision::TableState& table);
 /// The bases the camera sees but cannot name, as discs on the table.
 std::vector<Disc> unnamed_discs(const vision::TableState& table);
+/// Whether a click at table point `at` (inches, at the base's top) is on a base the camera
+/// cannot name: within its outline, with a little slack. Shared by the camera picture and the
+/// table map.
+bool on_unnamed_base(const vision::UnnamedBase& base, cv::Point2d at);
 
 /// Runs capture and vision on their own thread from construction to destruction.
 class CameraFeed {

@@ -282,7 +282,7 @@ void CameraPanel::draw_content(UiContext& ctx) {
   if (hovered && clicked) {
     for (const auto& u : snap->table.unnamed) {
       const auto t = plane.image_to_table(cam_px, u.top_height_in);
-      if (t && std::hypot(t->x - u.centre_in.x, t->y - u.centre_in.y) <= 1.2 * u.radius_in) {
+      if (t && on_unnamed_base(u, *t)) {
         naming_at_ = u.centre_in;
         naming = true;
         ImGui::OpenPopup("name base");

@@ -417,7 +417,7 @@ void TableMapPanel::draw_content(UiContext& ctx) {
 #if DUELS_OVERLAY_CAMERA
     if (!snap) return false;
     for (const auto& u : snap->table.unnamed) {
-      if (std::hypot(at.x - u.centre_in.x, at.y - u.centre_in.y) <= 1.2 * u.radius_in) {
+      if (on_unnamed_base(u, {at.x, at.y})) {
         naming_at_ = u.centre_in;
         return true;
       }
