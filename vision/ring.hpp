@@ -178,9 +178,31 @@ struct TableTopView {
 /// radii just outside the rim. Shared by the ring finder and markerless mode.
 [[nodiscard]] cv::Mat rim_matched_filter(double radius_px, double inner_from, double inner_to);
 
+/// The rim's matched filter's first angular harmonic: `rim_filter` (rim_matched_filter) times
+/// the cosine and the sine of each tap's direction from the middle. The response of a ring
+/// seen round only part of its rim: see RingFinder::find.
+[[nodiscard]] std::vector<cv::Mat> half_ring_filters(const cv::Mat& rim_filter);
+
 /// True when the table point `at` lies inside (or on) one of `regions` (polygons, table
 /// inches): the regions where no base is looked for (vision/markers.hpp's marker_keep_out).
 bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at);
+
+/// Correlations of images of one size with several kernels (odd sizes, anchored in the
+/// middle), as cv::filter2D computes them with a zero border (BORDER_CONSTANT), through one
+/// Fourier transform of the image shared by all the kernels (theirs are computed once, here).
+class KernelBank {
+ public:
+  KernelBank() = default;
+  KernelBank(cv::Size image_size, const std::vector<cv::Mat>& kernels);
+  /// `image` (8-bit or float, one channel, of the bank's size) correlated with each kernel, in
+  /// their order (CV_32F).
+  [[nodiscard]] std::vector<cv::Mat> correlate(const cv::Mat& image) const;
+
+ private:
+  cv::Size image_size_;
+  cv::Size dft_size_;
+  std::vector<cv::Mat> spectra_;
+};
 
 /// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
 /// view of the table at the top's height, then the rim fitted in the picture itself.
@@ -190,9 +212,11 @@ class RingFinder {
              RingStyle style = RingStyle::kOneBand);
   /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
   /// (looked at even when the top view misses them).
-  /// At most 2·`expected` + 8 top-view candidates are measured (the strongest).
+  /// At most 2·`expected` + 8 top-view candidates are measured (the strongest), then up to 8
+  /// beside a corner marker and up to 8 half rings (whose rings must fit tightly).
   /// `search` false: no search of the whole table: the hints and the candidates of the last
-  /// search are measured again (for the two-band ring, only those that held a ring).
+  /// search are measured again (for the two-band ring, and for candidates that must fit
+  /// tightly, only those that held a ring).
   /// `exclude`: table regions (polygons, inches) where no ring can be — the table's corner
   /// markers, whose black and white corners look like pieces of a rim; no candidate there
   /// is measured. Of two rings fitted closer than 0.9 of a diameter (bases do not overlap),
@@ -215,8 +239,8 @@ class RingFinder {
   double radius_;
   double height_;
   RingStyle style_;
-  TableTopView top_;  // where candidates are looked for
-  cv::Mat kernel_;    // the rim's matched filter in the top view
+  TableTopView top_;    // where candidates are looked for
+  KernelBank filters_;  // in the top view: the rim's matched filter, its first harmonic
   // The candidates of the last search, looked at again between searches (measuring them is
   // cheap; the search is not), each with whether its ring must fit tightly (a peak only found
   // where no centre can be hides none: RingFinder::find).
