@@ -364,6 +364,7 @@ KernelBank::KernelBank(cv::Size image_size, const std::vector<cv::Mat>& kernels)
 }
 
 std::vector<cv::Mat> KernelBank::correlate(const cv::Mat& image) const {
+  CV_Assert(image.size() == image_size_ && image.channels() == 1);
   cv::Mat padded = cv::Mat::zeros(dft_size_, CV_32F);
   image.convertTo(padded(cv::Rect(cv::Point(0, 0), image_size_)), CV_32F);
   cv::Mat spectrum;
@@ -970,7 +971,8 @@ std::vector<RingSighting> RingFinder::find(
   struct Cand {
     float s;
     cv::Point2d at;
-    bool tight_only = false;  // a peak beside a higher response where no centre can be
+    bool tight_only = false;  // its ring must fit tightly: a peak beside a higher response
+                              // where no centre can be, or a half ring
   };
   std::vector<Cand> cands;
   if (search) {

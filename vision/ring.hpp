@@ -242,8 +242,8 @@ class RingFinder {
   TableTopView top_;    // where candidates are looked for
   KernelBank filters_;  // in the top view: the rim's matched filter, its first harmonic
   // The candidates of the last search, looked at again between searches (measuring them is
-  // cheap; the search is not), each with whether its ring must fit tightly (a peak only found
-  // where no centre can be hides none: RingFinder::find).
+  // cheap; the search is not), each with whether its ring must fit tightly (a peak found only
+  // as no response where no centre can be hides it, or a half ring: RingFinder::find).
   mutable std::vector<std::pair<cv::Point2d, bool>> searched_;
 };
 
