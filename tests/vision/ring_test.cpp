@@ -515,6 +515,13 @@ TEST(Coverage, AHalfHiddenRingIsFound) {
   names_every_base("1080p 60deg", 11);
 }
 
+// Seed 3 of the flat 1080p camera: a far ring whose figure hides all but a third of a sector
+// of its code was located in every frame and never named, though the other 15 rings were named
+// and seen and its code was the one left. It is named by elimination: all 16 named (15 before).
+TEST(Coverage, TheLastRingIsNamedByElimination) {
+  names_every_base("1080p 60deg", 3);
+}
+
 // Seed 11 of the 720p 70° scenario: a packed base's ring, standing still and named, was not
 // fitted in one frame, and a false ring fitted 1.4" beside it was followed as the same ring,
 // named, 1.3" from the truth. A ring over a ring that stood still a moment ago is not believed.
