@@ -475,13 +475,23 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
       if (!ring_tracks_[i].pinned) ring_tracks_[i].id = -1;
     }
   }
-  // Named by elimination: when every code but one is held by a ring seen in this frame and
-  // one ring seen is nameless, that ring carries the last code — if it has stood still for
-  // `settled_frames`, fitted tightly at least once, and the little of its code it shows does
-  // not contradict the last one. Its code may be all hidden by its figure. Not when a holder
-  // is out of sight (the nameless ring may be that base, moved), nor when two codes or two
-  // rings are left. Measured (`duels bench coverage --target ring2`, seeds 1-48): 1 more of
-  // 3840 named (a far ring showing a third of a sector of its code), none wrongly.
+  name_by_elimination(finder, rows, agree, updated);
+}
+
+// Named by elimination: when every code but one is held by a ring seen in this frame and
+// one ring seen is nameless, that ring carries the last code — if it has stood still for
+// `settled_frames`, fitted tightly at least once, and the little of its code it shows does
+// not contradict the last one. Its code may be all hidden by its figure. Not when a holder
+// is out of sight (the nameless ring may be that base, moved), nor when two codes or two
+// rings are left. Measured (`duels bench coverage --target ring2`, seeds 1-48): 1 more of
+// 3840 named (a far ring showing a third of a sector of its code), none wrongly.
+void Pipeline::name_by_elimination(std::size_t finder, const std::vector<std::size_t>& rows,
+                                   const std::vector<std::vector<RingAgreement>>& agree,
+                                   const std::vector<char>& updated) {
+  const RingIdentityOptions& o = ring_options_;
+  const std::vector<int>& codes = ring_codes_[finder];
+  const int n_codes = static_cast<int>(codes.size());
+  const int n = static_cast<int>(rows.size());
   int nameless = -1;
   for (int r = 0; r < n; ++r) {
     if (ring_tracks_[rows[static_cast<std::size_t>(r)]].id >= 0) continue;

@@ -104,6 +104,12 @@ class Pipeline {
                                                  std::vector<RingSighting>& seen,
                                                  std::vector<UnnamedBase>& unnamed);
   void name_rings(std::size_t finder, const std::vector<char>& updated);
+  // The one nameless ring among `rows` (the rings of `finder` seen this frame, `agree` their
+  // agreement with each of its codes) named with the one code no ring holds, when that is
+  // safe (see the definition).
+  void name_by_elimination(std::size_t finder, const std::vector<std::size_t>& rows,
+                           const std::vector<std::vector<RingAgreement>>& agree,
+                           const std::vector<char>& updated);
 
   struct RingTrack {
     std::size_t finder = 0;

@@ -957,10 +957,13 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   return s;
 }
 
-bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at) {
+bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at,
+                double reach_in) {
   const cv::Point2f p(static_cast<float>(at.x), static_cast<float>(at.y));
   return std::any_of(regions.begin(), regions.end(), [&](const std::vector<cv::Point2f>& poly) {
-    return cv::pointPolygonTest(poly, p, false) >= 0;
+    // Signed distance (positive inside) only when a reach asks for it.
+    return reach_in > 0 ? cv::pointPolygonTest(poly, p, true) > -reach_in
+                        : cv::pointPolygonTest(poly, p, false) >= 0;
   });
 }
 
@@ -1057,12 +1060,6 @@ std::vector<RingSighting> RingFinder::find(
     const cv::Mat half = score + harmonic * (CV_PI / 2);
     cv::Mat half_dil;
     cv::dilate(top_.mask_where_no_centre(half, exclude), half_dil, window);
-    const auto near_keep_out = [&](cv::Point2d at) {
-      const cv::Point2f p(static_cast<float>(at.x), static_cast<float>(at.y));
-      return std::any_of(exclude.begin(), exclude.end(), [&](const auto& poly) {
-        return cv::pointPolygonTest(poly, p, true) > -1.5 * radius_;
-      });
-    };
     std::vector<Cand> halves;
     for (int v = lo; v < half.rows - lo; ++v) {
       const float* hp = half.ptr<float>(v);
@@ -1073,7 +1070,7 @@ std::vector<RingSighting> RingFinder::find(
         const bool known = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {
           return cv::norm(c.at - at) < 0.5 * radius_;
         });
-        if (!known && !near_keep_out(at)) halves.push_back({hp[u], at, true});
+        if (!known && !inside_any(exclude, at, 1.5 * radius_)) halves.push_back({hp[u], at, true});
       }
     }
     std::sort(halves.begin(), halves.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });

@@ -184,8 +184,10 @@ struct TableTopView {
 [[nodiscard]] std::vector<cv::Mat> half_ring_filters(const cv::Mat& rim_filter);
 
 /// True when the table point `at` lies inside (or on) one of `regions` (polygons, table
-/// inches): the regions where no base is looked for (vision/markers.hpp's marker_keep_out).
-bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at);
+/// inches), or closer than `reach_in` to one: the regions where no base is looked for
+/// (vision/markers.hpp's marker_keep_out).
+bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2d at,
+                double reach_in = 0);
 
 /// Correlations of images of one size with several kernels (odd sizes, anchored in the
 /// middle), as cv::filter2D computes them with a zero border (BORDER_CONSTANT), through one
