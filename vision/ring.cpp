@@ -862,14 +862,16 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // deep between the white rim and the inner band, reads its black cells light grey (about a
   // third of the way from the inner band's black to the white): judged against the darkest
   // sample of the ring they were barely black while its white cells were fully white, which
-  // favoured the codes with more white cells. A band whose blackest sector (its darkest twelfth)
-  // is lighter than the ring's blackest is read between that and the white, unless it spans
-  // under 0.3 of the ring's range (a band without black cells reads noise then). Measured
-  // (`duels bench coverage --target ring2`): 5 more of 1280 named over tables 1-16 (the flat
-  // 720p camera's far third 64 → 67 of 75), 8 more of 2560 over tables 17-48, none wrongly.
+  // favoured the codes with more white cells. A two-band ring's band whose blackest sector (its
+  // darkest twelfth) is lighter than the ring's blackest is read between that and the white,
+  // unless it spans under 0.3 of the ring's range (a band without black cells reads noise
+  // then); the one-band ring's black is the ring's. Measured (`duels bench coverage --target
+  // ring2`): 5 more of 1280 named over tables 1-16 (the flat 720p camera's far third 64 → 67
+  // of 75), 8 more of 2560 over tables 17-48, none wrongly. Each band's own white named fewer
+  // and wrongly (its lightest twelfth: 1249 of 1280, 1 base more than 1" off).
   std::array<double, 2> band_grey = {mid, mid};
   std::array<double, 2> band_half = {half, half};
-  for (int band = 0; band < bands && bands == 2; ++band) {
+  for (int band = 0; bands == 2 && band < bands; ++band) {
     std::vector<double> own;
     for (int j = 0; j < m; ++j) {
       const double v = level[static_cast<std::size_t>(band * m + j)];
