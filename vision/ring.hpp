@@ -72,6 +72,7 @@ struct RingSighting {
   int rim_points = 0;         ///< rim points kept by the fit (of kRingRays)
   double contrast = 0;        ///< grey levels between the rim and what lies outside it
   bool loose = false;         ///< the rim passed only the looser fit test (may sit ~0.1" off)
+  double white = 0;           ///< the rim's white, grey levels (the upper quartile round it)
   std::vector<float> code;    ///< kRingCodeSamples samples round each code band (outer band
                               ///< first): +1 black, −1 white
   std::vector<float> weight;  ///< their reliability (0 = hidden or unreadable)
