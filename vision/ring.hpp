@@ -79,6 +79,10 @@ struct RingSighting {
 };
 
 inline constexpr int kRingRays = 48;
+/// Rim points (of kRingRays) a loosely fitted ring must keep: most of its rim…
+inline constexpr int kLooseRimRays = 34;
+/// …or, from a half ring's candidate (a neighbour's figure hides the rest), over half of it.
+inline constexpr int kLooseHalfRimRays = 28;
 inline constexpr int kRingCodeSamples = 8 * kRingSectors;
 
 /// A base's rim fitted in one frame: the outer edge of a light top (a ring's white rim, or a
@@ -229,10 +233,12 @@ class RingFinder {
       bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {}) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
-  /// `reached`: as for fit_base_rim.
+  /// `reached`: as for fit_base_rim. `loose_rays`: the rim points a loose fit must keep (of
+  /// kRingRays; fewer for a half ring's candidate).
   [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
                                                     bool wide = false,
-                                                    cv::Point2d* reached = nullptr) const;
+                                                    cv::Point2d* reached = nullptr,
+                                                    int loose_rays = kLooseRimRays) const;
   [[nodiscard]] double diameter_in() const { return 2 * radius_; }
   [[nodiscard]] double top_height_in() const { return height_; }
   [[nodiscard]] RingStyle style() const { return style_; }

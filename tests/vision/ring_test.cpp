@@ -562,6 +562,25 @@ TEST(Coverage, AHalfRingFittedLooselyIsNamed) {
   names_every_base("720p 75deg", 12);
 }
 
+// Seed 13 of the 720p 70° camera: a far ring, its near half hidden by a neighbour's figure,
+// fitted loosely from its half ring's candidate with 31-32 of its 48 rim points, short of the
+// 34 a loose fit must keep. A half ring's loose fit keeps 28, and a loose two-band ring's
+// readings count in proportion to its looseness (below): 15 of 16 named (14 before; the 16th
+// shows a quarter of its code band).
+TEST(Coverage, AHalfRingsLooseFitKeepsLessOfItsRim) {
+  const CoverageResult r = bench_seeds("720p 70deg", 13, 1);
+  EXPECT_GE(r.found_total(), 15);
+}
+
+// Seed 10 of the flat 1080p camera: a packed ring in the middle third, fitted loosely in every
+// frame, read its code with weights cut by the square of its looseness and stayed short of the
+// evidence to be named. A two-band ring's loose readings are cut in proportion: 15 of 16 named
+// (14 before).
+TEST(Coverage, ALooseTwoBandRingsReadingsCountInProportion) {
+  const CoverageResult r = bench_seeds("1080p 60deg", 10, 1);
+  EXPECT_GE(r.found_total(), 15);
+}
+
 // Seed 11 of the 720p 75° camera: once half rings' candidates could fit loosely, a false ring
 // fitted in the gap between three packed bases, on their figures' heads and poles, read code 1
 // better than any other (agreement 0.75) and took it from the ring carrying it, which was named
