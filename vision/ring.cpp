@@ -1174,6 +1174,8 @@ std::vector<RingSighting> RingFinder::find(
     }
     fits.push_back(std::move(*s));
   }
+  // Two bases' centres are never closer than 0.9 of a diameter (bases do not overlap).
+  const double overlap_in = 1.8 * radius_;
   // A ring's white rim is printed paper, as white as its neighbours' under the same light. A
   // ring fitted on the figures of packed bases (their heads and poles round a gap, with the
   // rims below them) read its "white" from the figures: 0.56-0.59 of the median white of the
@@ -1190,8 +1192,7 @@ std::vector<RingSighting> RingFinder::find(
       near.clear();
       for (std::size_t k = 0; k < fits.size(); ++k) {
         const double d = cv::norm(fits[k].centre_in - fits[i].centre_in);
-        if (!fits[k].loose && d >= 1.8 * radius_ && d <= kNeighbourIn)
-          near.push_back(fits[k].white);
+        if (!fits[k].loose && d >= overlap_in && d <= kNeighbourIn) near.push_back(fits[k].white);
       }
       if (near.empty()) continue;
       const auto mid = near.begin() + static_cast<long>(near.size() / 2);
@@ -1217,7 +1218,7 @@ std::vector<RingSighting> RingFinder::find(
   std::vector<RingSighting> out;
   for (auto& s : fits) {
     const bool overlaps = std::any_of(out.begin(), out.end(), [&](const RingSighting& o) {
-      return cv::norm(o.centre_in - s.centre_in) < 1.8 * radius_;
+      return cv::norm(o.centre_in - s.centre_in) < overlap_in;
     });
     if (!overlaps) out.push_back(std::move(s));
   }
