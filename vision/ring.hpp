@@ -220,7 +220,9 @@ class RingFinder {
   /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
   /// (looked at even when the top view misses them).
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest), then up to 8
-  /// beside a corner marker and up to 8 half rings (whose rings must fit tightly).
+  /// beside a corner marker (their rings must fit tightly), up to 8 half rings (a loose fit
+  /// keeps kLooseHalfRimRays), the hints, and last the top-view candidates whose ring looks
+  /// lopsided, once more as half rings (not again between searches).
   /// `search` false: no search of the whole table: the hints and the candidates of the last
   /// search are measured again (for the two-band ring, and for candidates that must fit
   /// tightly, only those that held a ring).

@@ -579,6 +579,15 @@ TEST(Coverage, ALooseTwoBandRingsReadingsCountInProportion) {
   EXPECT_GE(r.found_total(), 15);
 }
 
+// Seed 15 of the 720p 70° camera: two far bases behind their neighbours' figures (0.36 and 0.56
+// of their code band in view) were located and left unnamed. A candidate whose half-ring
+// response is twice its score or more is measured once more, last, as a half ring (a loose fit
+// keeps 28 rim points): 16 of 16 named (14 before).
+TEST(Coverage, ALopsidedRingIsMeasuredAgainAsAHalfRing) {
+  const CoverageResult r = bench_seeds("720p 70deg", 15, 1);
+  EXPECT_EQ(r.found_total(), 16);
+}
+
 // Seed 11 of the 720p 75° camera: once half rings' candidates could fit loosely, a false ring
 // fitted in the gap between three packed bases, on their figures' heads and poles, read code 1
 // better than any other (agreement 0.75) and took it from the ring carrying it, which was named
