@@ -1113,9 +1113,9 @@ std::vector<RingSighting> RingFinder::find(
     // hints: measured so first, its loose fit took the place of a tight one that a later
     // candidate or hint would have fitted on the same ring, whose code then read worse (3
     // names lost on table 11 of the flat 720p camera). Until the next search, such a ring is
-    // measured from its last centre only (a hint, below), not again as a candidate: its 28-point
-    // fit fails there every frame (a whole ring's rules hold between searches), which cost
-    // 0.3-0.5 ms a frame at 720p and named 1 more of 2560 (tables 17-48). Measured (`duels bench
+    // measured from its last centre only (a hint, below), not again as a candidate (between
+    // searches a candidate is measured under a whole ring's rules): that cost 0.3-0.5 ms a
+    // frame at 720p and named 1 more of 2560 (tables 17-48). Measured (`duels bench
     // coverage --target ring2 --seeds 16`): 2 more of 1280 named (the 720p 70° camera's far
     // third), none wrongly; tables 17-48 (2526 of 2560) and the one-band ring (469 of 640) as
     // before.
