@@ -1073,8 +1073,10 @@ std::vector<RingSighting> RingFinder::find(
           };
           const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
           const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
-          cands.push_back(
-              {sp[u], top_.to_table(u, v, du, dv), sp[u] < ap[u], false, false, {u, v}});
+          cands.push_back({.s = sp[u],
+                           .at = top_.to_table(u, v, du, dv),
+                           .tight_only = sp[u] < ap[u],
+                           .px = {u, v}});
         }
       }
     }
@@ -1122,7 +1124,8 @@ std::vector<RingSighting> RingFinder::find(
     for (const Cand& c : cands) {
       if (c.tight_only || c.px.x < 0) continue;
       const float h = half.at<float>(c.px);
-      if (h >= 25.f && h >= 2 * c.s) lopsided.push_back({h, c.at, false, true, true});
+      if (h >= 25.f && h >= 2 * c.s)
+        lopsided.push_back({.s = h, .at = c.at, .half = true, .lopsided = true});
     }
     cv::Mat half_dil;
     cv::dilate(top_.mask_where_no_centre(half, exclude), half_dil, window);
@@ -1137,7 +1140,7 @@ std::vector<RingSighting> RingFinder::find(
           return cv::norm(c.at - at) < 0.5 * radius_;
         });
         if (!known && !inside_any(exclude, at, 1.5 * radius_))
-          halves.push_back({hp[u], at, false, true});
+          halves.push_back({.s = hp[u], .at = at, .half = true});
       }
     }
     std::sort(halves.begin(), halves.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
@@ -1147,7 +1150,7 @@ std::vector<RingSighting> RingFinder::find(
   } else {
     // Between searches, the places the last search found promising are looked at again.
     for (const auto& [at, tight_only] : searched_)
-      cands.push_back({-1.f, at, tight_only});
+      cands.push_back({.s = -1.f, .at = at, .tight_only = tight_only});
   }
   // Where a ring was seen lately is measured from where it was fitted, after the candidates: a
   // candidate on it is skipped once its ring is fitted, but when the candidate's fit fails (it
@@ -1157,7 +1160,7 @@ std::vector<RingSighting> RingFinder::find(
   // half a radius; measured there too, 3 more of 1280 named (seeds 1-16) and 2 more of 2560
   // (seeds 17-48), none wrongly.
   for (const auto& h : hints) {
-    if (!excluded(h)) cands.push_back({0.f, h});
+    if (!excluded(h)) cands.push_back({.s = 0.f, .at = h});
   }
   cands.insert(cands.end(), lopsided.begin(), lopsided.end());
   std::vector<RingSighting> fits;
