@@ -244,6 +244,9 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     for (const auto& t : truth.bases)
       where[t.marker_id] = t.centre_in;
     std::set<int> switched;
+    // Frames of the last `steady_frames` in which each base was named at its place.
+    std::map<int, int> steady;
+    const int steady_from = sc.frames - std::clamp(sc.steady_frames, 1, sc.frames);
     TableState last;
     std::vector<RingSighting> last_rings;
     Degradation d = sc.degradation;
@@ -275,7 +278,10 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       }
       for (const auto& b : r.state.bases) {
         if (b.stale() || !where.count(b.marker_id)) continue;
-        if (cv::norm(b.centre_in - where[b.marker_id]) <= 1.0) continue;
+        if (cv::norm(b.centre_in - where[b.marker_id]) <= 1.0) {
+          if (f >= steady_from) ++steady[b.marker_id];
+          continue;
+        }
         for (const auto& [other, c] : where) {
           if (other != b.marker_id && cv::norm(b.centre_in - c) <= 1.0)
             switched.insert(b.marker_id);
@@ -293,6 +299,8 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       const int third =
           std::clamp(static_cast<int>(t.centre_in.y / (spec.table.depth_in / 3)), 0, 2);
       ++out.all[static_cast<std::size_t>(third)];
+      if (steady[t.marker_id] == sc.frames - steady_from)
+        ++out.every_frame[static_cast<std::size_t>(third)];
       if (t.ring_visible < 0.5) ++out.half_hidden[static_cast<std::size_t>(third)];
       if (std::any_of(last_rings.begin(), last_rings.end(), [&](const RingSighting& s) {
             return cv::norm(s.centre_in - t.centre_in) <= 0.25;

@@ -41,6 +41,10 @@ struct CoverageScenario {
   int seeds = 2;
   int first_seed = 1;  ///< seeds first_seed … first_seed + seeds − 1
   int frames = 6;      ///< still frames (10 fps) per seed; the last one is scored
+  /// A base is named in every frame when it is named at its place in each of the last
+  /// `steady_frames` frames (5: one cycle of the pipeline's searches of the whole table, which
+  /// come one frame in 5; between them the rings are followed from where they were).
+  int steady_frames = 5;
 };
 
 /// The scores of a scenario (all seeds together).
@@ -48,6 +52,8 @@ struct CoverageResult {
   std::string name;
   std::array<int, 3> found{};  ///< near, middle, far third of the table's depth
   std::array<int, 3> all{};
+  std::array<int, 3> every_frame{};  ///< named at their place (within 1") in each of the last
+                                     ///< `steady_frames` frames, not only at the last one
   std::array<int, 3> located{};  ///< rings (or markerless discs) only: one fitted within 0.25" of
                                  ///< the base, named or not
   std::array<int, 3> half_hidden{};  ///< bases with less than half of their top's code band in
@@ -65,6 +71,9 @@ struct CoverageResult {
   double detect_markers_ms = 0;  ///< plain cv::aruco::detectMarkers on the same frames
   [[nodiscard]] int found_total() const { return found[0] + found[1] + found[2]; }
   [[nodiscard]] int all_total() const { return all[0] + all[1] + all[2]; }
+  [[nodiscard]] int every_frame_total() const {
+    return every_frame[0] + every_frame[1] + every_frame[2];
+  }
 };
 
 /// The scene of a scenario for one seed (exposed for tests): the camera aimed so the table's
