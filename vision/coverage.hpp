@@ -3,8 +3,9 @@
 /// scenes. Each scenario renders seeded tables (bases anywhere, figures facing anywhere, packed
 /// groups 0.3" apart), degrades every frame with vision/degrade (blur, noise, JPEG, uneven
 /// light — code separate from the renderer), hands the pipeline a lens known only to 0.5 %
-/// (the table registered again through it), runs the real tracking pipeline and scores its
-/// last frame against the truth, by thirds of the table's depth.
+/// (the table registered again through it), runs the real tracking pipeline over still frames
+/// and scores it against the truth, by thirds of the table's depth: the bases named at their
+/// place in each of the last frames of a search cycle, and at the last frame alone.
 
 #include <opencv2/core.hpp>
 
@@ -40,7 +41,7 @@ struct CoverageScenario {
   double lens_error = 0.005;  ///< the pipeline's focal length is off by this share
   int seeds = 2;
   int first_seed = 1;  ///< seeds first_seed … first_seed + seeds − 1
-  int frames = 6;      ///< still frames (10 fps) per seed; the last one is scored
+  int frames = 6;      ///< still frames (10 fps) per seed (`duels bench coverage`: 10)
   /// A base is named in every frame when it is named at its place in each of the last
   /// `steady_frames` frames (5: one cycle of the pipeline's searches of the whole table, which
   /// come one frame in 5; between them the rings are followed from where they were).
