@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "calib/camera_file.hpp"
@@ -379,30 +380,38 @@ TEST(Coverage, TwoBandRingsNamedFromHalfTheRingNeverWrongly) {
   EXPECT_GE(r.located[0] + r.located[1] + r.located[2], 28);
 }
 
+// The first of the bench's scenarios whose name contains `name` (nothing, and a failure, when
+// none does).
+std::optional<CoverageScenario> bench_scenario(const std::string& name,
+                                               BaseTargetKind target = BaseTargetKind::kRing2) {
+  for (const CoverageScenario& sc : standard_coverage_scenarios(target)) {
+    if (sc.name.find(name) != std::string::npos) return sc;
+  }
+  ADD_FAILURE() << "no scenario " << name;
+  return std::nullopt;
+}
+
 // The bench's scenario `name` (two-band rings), seeds first … first + count − 1.
 CoverageResult bench_seeds(const std::string& name, int first, int count,
                            BaseTargetKind target = BaseTargetKind::kRing2) {
-  for (CoverageScenario sc : standard_coverage_scenarios(target)) {
-    if (sc.name.find(name) == std::string::npos) continue;
-    sc.first_seed = first;
-    sc.seeds = count;
-    const CoverageResult r = run_coverage(sc);
-    std::printf("%s seeds %d-%d: located %d, named %d of %d\n", sc.name.c_str(), first,
-                first + count - 1, r.located[0] + r.located[1] + r.located[2], r.found_total(),
-                r.all_total());
-    if (count > 1) {
-      expect_accuracy_goal(r);
-    } else {
-      // One table's centre p95 is its worst base or two, where the goal's p95 is over the
-      // bench's hundreds (and the tests of several tables): a far ring 40 % hidden may be named
-      // 0.18" off. Its median is held to half the goal's p95 instead.
-      EXPECT_LE(r.centre_p50_in, 0.05);
-      expect_gap_and_identity_goal(r);
-    }
-    return r;
+  std::optional<CoverageScenario> sc = bench_scenario(name, target);
+  if (!sc) return {};
+  sc->first_seed = first;
+  sc->seeds = count;
+  const CoverageResult r = run_coverage(*sc);
+  std::printf("%s seeds %d-%d: located %d, named %d of %d\n", sc->name.c_str(), first,
+              first + count - 1, r.located[0] + r.located[1] + r.located[2], r.found_total(),
+              r.all_total());
+  if (count > 1) {
+    expect_accuracy_goal(r);
+  } else {
+    // One table's centre p95 is its worst base or two, where the goal's p95 is over the
+    // bench's hundreds (and the tests of several tables): a far ring 40 % hidden may be named
+    // 0.18" off. Its median is held to half the goal's p95 instead.
+    EXPECT_LE(r.centre_p50_in, 0.05);
+    expect_gap_and_identity_goal(r);
   }
-  ADD_FAILURE() << "no scenario " << name;
-  return {};
+  return r;
 }
 
 // One table of a scenario on which every base must be named (within the accuracy goal).
@@ -604,16 +613,14 @@ TEST(Coverage, NoRingFittedOnFiguresTakesAName) {
 // is measured under a whole ring's rules and fails), base 4 not at all, and bases 3 and 5 only
 // from the fourth frame on. The last frame names 14 of 16; all ten frames, 12.
 TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
-  CoverageScenario sc;
-  for (const CoverageScenario& s : standard_coverage_scenarios(BaseTargetKind::kRing2)) {
-    if (s.name.find("720p 70deg") != std::string::npos) sc = s;
-  }
-  sc.first_seed = 13;
-  sc.seeds = 1;
-  sc.frames = 10;
+  std::optional<CoverageScenario> sc = bench_scenario("720p 70deg");
+  ASSERT_TRUE(sc);
+  sc->first_seed = 13;
+  sc->seeds = 1;
+  sc->frames = 10;
   const auto run = [&](int steady) {
-    sc.steady_frames = steady;
-    const CoverageResult r = run_coverage(sc);
+    sc->steady_frames = steady;
+    const CoverageResult r = run_coverage(*sc);
     std::printf("the last %d frames: named in each %d, at the last %d of %d\n", steady,
                 r.every_frame_total(), r.found_total(), r.all_total());
     return r;
