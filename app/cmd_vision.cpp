@@ -115,14 +115,12 @@ void add_coverage(CLI::App& bench) {
                      {"detect_markers_median_ms", r.detect_markers_ms}});
       } else {
         const int hidden = r.half_hidden[0] + r.half_hidden[1] + r.half_hidden[2];
+        const auto share = [&](int n) { return r.all_total() ? 100.0 * n / r.all_total() : 0.0; };
         std::cout << fmt::format(
             "{:<32} {:>7} {:>7} {:>7} {:>4.0f} % {:>4.0f} % {:>6.0f} % {:>6.3f}/{:<7.3f} "
             "{:>6.3f}/{:<7.3f} {:>4} {:>4} {:>6.2f}/{:<6.2f}{}{}\n",
-            r.name, third(0), third(1), third(2),
-            r.all_total() ? 100.0 * r.every_frame_total() / r.all_total() : 0.0,
-            r.all_total() ? 100.0 * r.found_total() / r.all_total() : 0.0,
-            r.all_total() ? 100.0 * (r.located[0] + r.located[1] + r.located[2]) / r.all_total()
-                          : 0.0,
+            r.name, third(0), third(1), third(2), share(r.every_frame_total()),
+            share(r.found_total()), share(r.located[0] + r.located[1] + r.located[2]),
             r.centre_p50_in, r.centre_p95_in, r.gap_p50_in, r.gap_p95_in, r.off_by_1in,
             r.identity_switches, r.pipeline_ms, r.detect_markers_ms,
             r.unnamed ? fmt::format(" +{} unnamed", r.unnamed) : "",
