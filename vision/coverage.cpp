@@ -244,6 +244,8 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     for (const auto& t : truth.bases)
       where[t.marker_id] = t.centre_in;
     std::set<int> switched;
+    // Bases reported (seen in that frame) more than 1" from their truth in any frame.
+    std::set<int> off;
     // Frames of the last `steady_frames` in which each base was named at its place.
     std::map<int, int> steady;
     const int steady_from = sc.frames - std::clamp(sc.steady_frames, 1, sc.frames);
@@ -282,6 +284,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
           if (f >= steady_from) ++steady[b.marker_id];
           continue;
         }
+        off.insert(b.marker_id);
         for (const auto& [other, c] : where) {
           if (other != b.marker_id && cv::norm(b.centre_in - c) <= 1.0)
             switched.insert(b.marker_id);
@@ -291,6 +294,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       last_rings = r.rings;
     }
     out.identity_switches += static_cast<int>(switched.size());
+    out.off_by_1in += static_cast<int>(off.size());
     out.unnamed += static_cast<int>(std::count_if(
         last.bases.begin(), last.bases.end(),
         [&](const TrackedBase& b) { return !b.stale() && !where.count(b.marker_id); }));
@@ -313,7 +317,6 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       if (it == last.bases.end()) continue;
       ++out.found[static_cast<std::size_t>(third)];
       const double e = cv::norm(it->centre_in - t.centre_in);
-      if (e > 1.0) ++out.off_by_1in;
       centre_err.push_back(e);
       pairs.emplace_back(it->centre_in, t.centre_in);
     }

@@ -64,7 +64,7 @@ struct CoverageResult {
   double centre_p95_in = 0;
   double gap_p50_in = 0;
   double gap_p95_in = 0;
-  int off_by_1in = 0;         ///< bases reported more than 1" from their truth (last frame)
+  int off_by_1in = 0;         ///< bases reported (seen) more than 1" from their truth (any frame)
   int identity_switches = 0;  ///< ids reported on another base's spot (any frame)
   int unnamed = 0;  ///< bases reported at the last frame under no base's id (markerless: discs
                     ///< the player did not name, false ones among them)
