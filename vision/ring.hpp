@@ -229,7 +229,7 @@ class RingFinder {
   /// `exclude`: table regions (polygons, inches) where no ring can be — the table's corner
   /// markers, whose black and white corners look like pieces of a rim; no candidate there
   /// is measured. Of two rings fitted closer than 0.9 of a diameter (bases do not overlap),
-  /// the better fit is kept.
+  /// one within 0.15" of a hint is kept, else the better fit.
   [[nodiscard]] std::vector<RingSighting> find(
       const cv::Mat& gray, const std::vector<cv::Point2d>& hints = {}, int expected = 20,
       bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {}) const;
