@@ -391,6 +391,17 @@ std::optional<CoverageScenario> bench_scenario(const std::string& name,
   return std::nullopt;
 }
 
+// One table (`seed`) of the bench's scenario `name`, two-band rings, watched for `frames`.
+std::optional<CoverageScenario> bench_table(const std::string& name, int seed, int frames) {
+  std::optional<CoverageScenario> sc = bench_scenario(name);
+  if (sc) {
+    sc->first_seed = seed;
+    sc->seeds = 1;
+    sc->frames = frames;
+  }
+  return sc;
+}
+
 // The bench's scenario `name` (two-band rings), seeds first … first + count − 1.
 CoverageResult bench_seeds(const std::string& name, int first, int count,
                            BaseTargetKind target = BaseTargetKind::kRing2) {
@@ -613,11 +624,8 @@ TEST(Coverage, NoRingFittedOnFiguresTakesAName) {
 // is measured under a whole ring's rules and fails), base 4 not at all, and bases 3 and 5 only
 // from the fourth frame on. The last frame names 14 of 16; all ten frames, 12.
 TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
-  std::optional<CoverageScenario> sc = bench_scenario("720p 70deg");
+  std::optional<CoverageScenario> sc = bench_table("720p 70deg", 13, 10);
   ASSERT_TRUE(sc);
-  sc->first_seed = 13;
-  sc->seeds = 1;
-  sc->frames = 10;
   const auto run = [&](int steady) {
     sc->steady_frames = steady;
     const CoverageResult r = run_coverage(*sc);
@@ -639,11 +647,8 @@ TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
 // as spread) overlapped base 3's ring and won, taking its name 1.3" off; at the fourth frame
 // base 3's ring was back. A ring fitted where a ring was seen a moment ago now stands first.
 TEST(Coverage, ARingSeenAMomentAgoKeepsItsPlaceBesideALooserFalseRing) {
-  std::optional<CoverageScenario> sc = bench_scenario("1080p 65deg");
+  std::optional<CoverageScenario> sc = bench_table("1080p 65deg", 1, 4);
   ASSERT_TRUE(sc);
-  sc->first_seed = 1;
-  sc->seeds = 1;
-  sc->frames = 4;
   sc->steady_frames = 4;
   const CoverageResult r = run_coverage(*sc);
   std::printf("named in each of 4 frames %d of %d, more than 1\" off in any frame %d\n",
