@@ -641,6 +641,20 @@ TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
   EXPECT_EQ(all.every_frame_total(), 12);
 }
 
+// Every base of the table named at its place in each of the scenario's last `steady_frames`
+// frames, none more than 1" off in any frame, no identity switch.
+void expect_every_base_named_in_every_frame(const CoverageScenario& sc) {
+  const CoverageResult r = run_coverage(sc);
+  std::printf(
+      "%s table %d: named in each of the last %d frames %d of %d, more than 1\" off in "
+      "any frame %d\n",
+      sc.name.c_str(), sc.first_seed, sc.steady_frames, r.every_frame_total(), r.all_total(),
+      r.off_by_1in);
+  EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.identity_switches, 0);
+  EXPECT_EQ(r.every_frame_total(), r.all_total());
+}
+
 // A base reported more than 1" from its place counts in whatever frame it happens, not only at
 // the last. Table 1 of the 1080p 65° camera: at the third frame a false ring fitted loosely
 // beside the packed group of bases 3, 4 and 5 (more rim points than base 3's own ring, twice
@@ -650,12 +664,7 @@ TEST(Coverage, ARingSeenAMomentAgoKeepsItsPlaceBesideALooserFalseRing) {
   std::optional<CoverageScenario> sc = bench_table("1080p 65deg", 1, 4);
   ASSERT_TRUE(sc);
   sc->steady_frames = 4;
-  const CoverageResult r = run_coverage(*sc);
-  std::printf("named in each of 4 frames %d of %d, more than 1\" off in any frame %d\n",
-              r.every_frame_total(), r.all_total(), r.off_by_1in);
-  EXPECT_EQ(r.off_by_1in, 0);
-  EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_EQ(r.every_frame_total(), r.all_total());
+  expect_every_base_named_in_every_frame(*sc);
 }
 
 // Table 44 of the 720p 75° camera: base 3's ring, between two figures, fails a whole ring's
@@ -666,12 +675,7 @@ TEST(Coverage, ARingSeenAMomentAgoKeepsItsPlaceBesideALooserFalseRing) {
 TEST(Coverage, AHalfRingBesideAFailedCandidateIsMeasured) {
   std::optional<CoverageScenario> sc = bench_table("720p 75deg", 44, 10);
   ASSERT_TRUE(sc);
-  const CoverageResult r = run_coverage(*sc);
-  std::printf("named in each of the last 5 frames %d of %d, more than 1\" off %d\n",
-              r.every_frame_total(), r.all_total(), r.off_by_1in);
-  EXPECT_EQ(r.off_by_1in, 0);
-  EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_EQ(r.every_frame_total(), r.all_total());
+  expect_every_base_named_in_every_frame(*sc);
 }
 
 TEST(Coverage, SquareMarkersStillReadWhereTheyAreInView) {
