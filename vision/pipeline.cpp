@@ -191,8 +191,9 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     }
     const std::vector<std::vector<cv::Point2f>>& exclude = ring_keep_out_[f];
     const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
+    // Of two overlapping rings, one fitted where a ring stood still stands first.
     for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()),
-                                         search, exclude)) {
+                                         search, exclude, o.still_in)) {
       // Bases do not overlap, and a base that stood still does not jump half a radius in one
       // frame: a ring fitted over a ring that stood still a moment ago (seen in the last
       // `settled_hold_s`), but not where it stood, is a false one (a fit where packed bases

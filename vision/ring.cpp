@@ -1007,173 +1007,152 @@ bool inside_any(const std::vector<std::vector<cv::Point2f>>& regions, cv::Point2
   });
 }
 
-std::vector<RingSighting> RingFinder::find(
-    const cv::Mat& gray, const std::vector<cv::Point2d>& hints, int expected, bool search,
-    const std::vector<std::vector<cv::Point2f>>& exclude) const {
+std::vector<RingFinder::Candidate> RingFinder::search_candidates(
+    const cv::Mat& gray, int expected, const std::vector<std::vector<cv::Point2f>>& exclude,
+    std::vector<Candidate>& lopsided) const {
   const auto excluded = [&](cv::Point2d at) { return inside_any(exclude, at); };
-  struct Cand {
-    float s;
-    cv::Point2d at;
-    bool tight_only = false;  // its ring must fit tightly: a peak beside a higher response
-                              // where no centre can be
-    bool half = false;        // a half ring's peak: measured again only where it fitted
-    bool lopsided = false;    // a top-view peak measured again as a half ring: not again
-                              // between searches
-    cv::Point px{-1, -1};     // a top-view peak's pixel
-  };
-  std::vector<Cand> cands;
-  std::vector<Cand> lopsided;  // measured last, as half rings (below)
-  if (search) {
-    const cv::Mat top = top_.look(gray);
-    // Matched filter of the rim: the white band just inside the rim minus the band just
-    // outside it (zero mean, so flat felt scores nothing); then its first angular harmonic,
-    // for half rings (below). One Fourier transform of the view serves the three.
-    const std::vector<cv::Mat> responses = filters_.correlate(top);
-    const cv::Mat& score = responses[0];
-    // Local maxima over 0.8 of a base radius. Over a whole radius a ring beside a brighter
-    // response (a neighbour, a figure's edge) lost its peak even when that response was no
-    // peak itself (it lay within a radius of a stronger one), so no candidate was put on the
-    // ring. Measured: 8 more of 1280 two-band rings named, still none wrongly
-    // (`duels bench coverage --target ring2 --seeds 16`); 0.6 and 0.7 named one more but
-    // put one base more than 1" off. Closer candidates are measured once: the loop below
-    // skips those an accepted ring explains.
-    //
-    // A response where no base's centre can be (off the table, on the table's corner markers)
-    // hides no peak: a base standing 0.3" from a corner marker, its rim beside the marker's
-    // white paper, lost its candidate to the paper's edge, which is then left out. Such a peak
-    // (one a higher response there would have hidden) must be a peak within 2 pixels as well,
-    // not the slope up to that response, and its ring fitted tightly; these candidates are
-    // measured after the others, at most 8 of them. Measured (`duels bench coverage --target
-    // ring2 --seeds 16`): 5 more of 1280 named, 0 bases more than 1" off; without the two
-    // conditions, false rings along the markers' paper took names (3 bases more than 1" off on
-    // one camera) and crowded the far rings out of the candidates measured. Tables 17-48: no
-    // change.
-    cv::Mat dil;      // the peaks' test, without what lies where no centre can be
-    cv::Mat dil_all;  // the same with it
-    cv::Mat dil_near;
-    const int nms = std::max(1, static_cast<int>(0.8 * radius_ * top_.px_per_in));
-    const cv::Mat window =
-        cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1));
-    cv::dilate(top_.mask_where_no_centre(score, exclude), dil, window);
-    cv::dilate(score, dil_all, window);
-    cv::dilate(score, dil_near, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
-    // Peaks on the table only (a base's centre is on it).
-    const int lo = top_.first_on_table();
-    for (int v = lo; v < score.rows - lo; ++v) {
-      const float* sp = score.ptr<float>(v);
-      const float* dp = dil.ptr<float>(v);
-      const float* ap = dil_all.ptr<float>(v);
-      const float* np = dil_near.ptr<float>(v);
-      for (int u = lo; u < score.cols - lo; ++u) {
-        if (sp[u] >= 20.f && sp[u] >= dp[u] && (sp[u] >= ap[u] || sp[u] >= np[u])) {
-          // Sub-pixel peak (parabola through the neighbours in each direction).
-          const auto peak = [](double m, double c0, double p) {
-            const double den = m - 2 * c0 + p;
-            return std::abs(den) > 1e-9 ? std::clamp(0.5 * (m - p) / den, -0.5, 0.5) : 0.0;
-          };
-          const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
-          const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
-          cands.push_back({.s = sp[u],
-                           .at = top_.to_table(u, v, du, dv),
-                           .tight_only = sp[u] < ap[u],
-                           .px = {u, v}});
-        }
+  std::vector<Candidate> cands;
+  const cv::Mat top = top_.look(gray);
+  // Matched filter of the rim: the white band just inside the rim minus the band just
+  // outside it (zero mean, so flat felt scores nothing); then its first angular harmonic,
+  // for half rings (below). One Fourier transform of the view serves the three.
+  const std::vector<cv::Mat> responses = filters_.correlate(top);
+  const cv::Mat& score = responses[0];
+  // Local maxima over 0.8 of a base radius. Over a whole radius a ring beside a brighter
+  // response (a neighbour, a figure's edge) lost its peak even when that response was no
+  // peak itself (it lay within a radius of a stronger one), so no candidate was put on the
+  // ring. Measured: 8 more of 1280 two-band rings named, still none wrongly
+  // (`duels bench coverage --target ring2 --seeds 16`); 0.6 and 0.7 named one more but
+  // put one base more than 1" off. Closer candidates are measured once: fit_candidates
+  // skips those an accepted ring explains.
+  //
+  // A response where no base's centre can be (off the table, on the table's corner markers)
+  // hides no peak: a base standing 0.3" from a corner marker, its rim beside the marker's
+  // white paper, lost its candidate to the paper's edge, which is then left out. Such a peak
+  // (one a higher response there would have hidden) must be a peak within 2 pixels as well,
+  // not the slope up to that response, and its ring fitted tightly; these candidates are
+  // measured after the others, at most 8 of them. Measured (`duels bench coverage --target
+  // ring2 --seeds 16`): 5 more of 1280 named, 0 bases more than 1" off; without the two
+  // conditions, false rings along the markers' paper took names (3 bases more than 1" off on
+  // one camera) and crowded the far rings out of the candidates measured. Tables 17-48: no
+  // change.
+  cv::Mat dil;      // the peaks' test, without what lies where no centre can be
+  cv::Mat dil_all;  // the same with it
+  cv::Mat dil_near;
+  const int nms = std::max(1, static_cast<int>(0.8 * radius_ * top_.px_per_in));
+  const cv::Mat window =
+      cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * nms + 1, 2 * nms + 1));
+  cv::dilate(top_.mask_where_no_centre(score, exclude), dil, window);
+  cv::dilate(score, dil_all, window);
+  cv::dilate(score, dil_near, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+  // Peaks on the table only (a base's centre is on it).
+  const int lo = top_.first_on_table();
+  for (int v = lo; v < score.rows - lo; ++v) {
+    const float* sp = score.ptr<float>(v);
+    const float* dp = dil.ptr<float>(v);
+    const float* ap = dil_all.ptr<float>(v);
+    const float* np = dil_near.ptr<float>(v);
+    for (int u = lo; u < score.cols - lo; ++u) {
+      if (sp[u] >= 20.f && sp[u] >= dp[u] && (sp[u] >= ap[u] || sp[u] >= np[u])) {
+        // Sub-pixel peak (parabola through the neighbours in each direction).
+        const auto peak = [](double m, double c0, double p) {
+          const double den = m - 2 * c0 + p;
+          return std::abs(den) > 1e-9 ? std::clamp(0.5 * (m - p) / den, -0.5, 0.5) : 0.0;
+        };
+        const double du = peak(sp[u - 1], sp[u], sp[u + 1]);
+        const double dv = peak(score.at<float>(v - 1, u), sp[u], score.at<float>(v + 1, u));
+        cands.push_back({.s = sp[u],
+                         .at = top_.to_table(u, v, du, dv),
+                         .tight_only = sp[u] < ap[u],
+                         .px = {u, v}});
       }
     }
-    std::erase_if(cands, [&](const Cand& c) { return excluded(c.at); });
-    std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
-    std::vector<Cand> shadowed;
-    std::copy_if(cands.begin(), cands.end(), std::back_inserter(shadowed),
-                 [](const Cand& c) { return c.tight_only; });
-    std::erase_if(cands, [](const Cand& c) { return c.tight_only; });
-    const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
-    if (cands.size() > cap) cands.resize(cap);
-    if (shadowed.size() > 8) shadowed.resize(8);
-    cands.insert(cands.end(), shadowed.begin(), shadowed.end());
-    // Half a ring. In a packed group a neighbour's figure often hides the near half of a ring
-    // behind it; the filter above averages the whole annulus and scores such a ring at or
-    // below nothing. Where the rim's contrast C(θ) holds round half the ring only, the mean
-    // of C is C/2 and its first angular harmonic (the mean of C·cos θ and of C·sin θ, a
-    // vector) is C/π long: mean + π/2 · |harmonic| gives the half ring C, as the whole ring
-    // its mean C (and a straight edge across the annulus nothing). Peaks of that, at 25 or
-    // more, not within half a radius of a candidate above (those: below), nor within 1.5 radii
-    // of a corner marker's keep-out (half a ring is what the marker paper's corner looks like),
-    // are measured after the others, at most 8. Measured (`duels bench coverage --target ring2`):
-    // 6 more of 1280 named over tables 1-16, 10 more of 2560 over tables 17-48, none wrongly.
-    // Their rings fitted tightly at first: loose fits swapped two half-hidden rings' names, a
-    // false ring on the figures of three packed bases having taken one of them. Since rings
-    // are checked against their neighbours' white (below) loose fits pass as for any
-    // candidate: 3 more of 1280 named and 1 more of 2560, none wrongly. The harmonic costs two
-    // inverse transforms of the view at a search frame (one frame in 5).
-    cv::Mat harmonic;
-    cv::magnitude(responses[1], responses[2], harmonic);
-    const cv::Mat half = score + harmonic * (CV_PI / 2);
-    // A lopsided ring: a candidate whose half-ring response is twice its score or more shows
-    // its rim round about half its turn (a neighbour's figure hides the rest), and its rim then
-    // often fits only loosely with fewer than the 34 points a whole ring's loose fit keeps. It
-    // is measured once more as a half ring (28 points), after every other candidate and the
-    // hints: measured so first, its loose fit took the place of a tight one that a later
-    // candidate or hint would have fitted on the same ring, whose code then read worse (3
-    // names lost on table 11 of the flat 720p camera). Until the next search, such a ring is
-    // measured from its last centre only (a hint, below), not again as a candidate (between
-    // searches a candidate is measured under a whole ring's rules): that cost 0.3-0.5 ms a
-    // frame at 720p and named 1 more of 2560 (tables 17-48). Measured (`duels bench
-    // coverage --target ring2 --seeds 16`): 2 more of 1280 named (the 720p 70° camera's far
-    // third), none wrongly; tables 17-48 (2526 of 2560) and the one-band ring (469 of 640) as
-    // before.
-    for (const Cand& c : cands) {
-      if (c.tight_only || c.px.x < 0) continue;
-      const float h = half.at<float>(c.px);
-      if (h >= 25.f && h >= 2 * c.s)
-        lopsided.push_back({.s = h, .at = c.at, .half = true, .lopsided = true});
-    }
-    cv::Mat half_dil;
-    cv::dilate(top_.mask_where_no_centre(half, exclude), half_dil, window);
-    std::vector<Cand> halves;
-    std::vector<Cand> known_halves;
-    for (int v = lo; v < half.rows - lo; ++v) {
-      const float* hp = half.ptr<float>(v);
-      const float* dp = half_dil.ptr<float>(v);
-      for (int u = lo; u < half.cols - lo; ++u) {
-        if (hp[u] < 25.f || hp[u] < dp[u]) continue;
-        const cv::Point2d at = top_.to_table(u, v);
-        const bool known = std::any_of(cands.begin(), cands.end(), [&](const Cand& c) {
-          return cv::norm(c.at - at) < 0.5 * radius_;
-        });
-        if (inside_any(exclude, at, 1.5 * radius_)) continue;
-        (known ? known_halves : halves).push_back({.s = hp[u], .at = at, .half = true});
-      }
-    }
-    std::sort(halves.begin(), halves.end(), [](const Cand& x, const Cand& y) { return x.s > y.s; });
-    if (halves.size() > 8) halves.resize(8);
-    cands.insert(cands.end(), halves.begin(), halves.end());
-    // A peak within half a radius of a candidate above is measured too, after the other half
-    // rings and outside their 8: where that candidate's ring fitted, the peak is skipped (a
-    // ring is fitted there); where it failed (a whole ring's rules, 34 rim points, on a ring
-    // half hidden), the half ring's rules (28) may still fit it. Measured (`duels bench
-    // coverage --target ring2`): 2 more of 1280 named in every frame over tables 1-16 (the
-    // flat 720p camera's far third 66 of 75), 3 more of 2560 over tables 17-48 (where a false
-    // ring beside table 44's base 3 no longer takes its name 1.4" off), none wrongly; the
-    // one-band ring as before (469 of 640). Counted within the 8, they crowded other half
-    // rings out: 9 fewer of 1280.
-    cands.insert(cands.end(), known_halves.begin(), known_halves.end());
-    searched_.clear();
-  } else {
-    // Between searches, the places the last search found promising are looked at again.
-    for (const auto& [at, tight_only] : searched_)
-      cands.push_back({.s = -1.f, .at = at, .tight_only = tight_only});
   }
-  // Where a ring was seen lately is measured from where it was fitted, after the candidates: a
-  // candidate on it is skipped once its ring is fitted, but when the candidate's fit fails (it
-  // started a little off, or must fit tightly) the ring's last centre may still pass. Measured
-  // (`duels bench coverage --target ring2`): a ring fitted loosely in every frame and one beside
-  // a corner marker were lost at a search frame, their places skipped as a candidate lay within
-  // half a radius; measured there too, 3 more of 1280 named (seeds 1-16) and 2 more of 2560
-  // (seeds 17-48), none wrongly.
-  for (const auto& h : hints) {
-    if (!excluded(h)) cands.push_back({.s = 0.f, .at = h});
+  std::erase_if(cands, [&](const Candidate& c) { return excluded(c.at); });
+  std::sort(cands.begin(), cands.end(),
+            [](const Candidate& x, const Candidate& y) { return x.s > y.s; });
+  std::vector<Candidate> shadowed;
+  std::copy_if(cands.begin(), cands.end(), std::back_inserter(shadowed),
+               [](const Candidate& c) { return c.tight_only; });
+  std::erase_if(cands, [](const Candidate& c) { return c.tight_only; });
+  const auto cap = static_cast<std::size_t>(2 * std::max(1, expected) + 8);
+  if (cands.size() > cap) cands.resize(cap);
+  if (shadowed.size() > 8) shadowed.resize(8);
+  cands.insert(cands.end(), shadowed.begin(), shadowed.end());
+  // Half a ring. In a packed group a neighbour's figure often hides the near half of a ring
+  // behind it; the filter above averages the whole annulus and scores such a ring at or
+  // below nothing. Where the rim's contrast C(θ) holds round half the ring only, the mean
+  // of C is C/2 and its first angular harmonic (the mean of C·cos θ and of C·sin θ, a
+  // vector) is C/π long: mean + π/2 · |harmonic| gives the half ring C, as the whole ring
+  // its mean C (and a straight edge across the annulus nothing). Peaks of that, at 25 or
+  // more, not within half a radius of a candidate above (those: below), nor within 1.5 radii
+  // of a corner marker's keep-out (half a ring is what the marker paper's corner looks like),
+  // are measured after the others, at most 8. Measured (`duels bench coverage --target ring2`):
+  // 6 more of 1280 named over tables 1-16, 10 more of 2560 over tables 17-48, none wrongly.
+  // Their rings fitted tightly at first: loose fits swapped two half-hidden rings' names, a
+  // false ring on the figures of three packed bases having taken one of them. Since rings
+  // are checked against their neighbours' white (find) loose fits pass as for any
+  // candidate: 3 more of 1280 named and 1 more of 2560, none wrongly. The harmonic costs two
+  // inverse transforms of the view at a search frame (one frame in 5).
+  cv::Mat harmonic;
+  cv::magnitude(responses[1], responses[2], harmonic);
+  const cv::Mat half = score + harmonic * (CV_PI / 2);
+  // A lopsided ring: a candidate whose half-ring response is twice its score or more shows
+  // its rim round about half its turn (a neighbour's figure hides the rest), and its rim then
+  // often fits only loosely with fewer than the 34 points a whole ring's loose fit keeps. It
+  // is measured once more as a half ring (28 points), after every other candidate and the
+  // hints: measured so first, its loose fit took the place of a tight one that a later
+  // candidate or hint would have fitted on the same ring, whose code then read worse (3
+  // names lost on table 11 of the flat 720p camera). Until the next search, such a ring is
+  // measured from its last centre only (a hint: find), not again as a candidate (between
+  // searches a candidate is measured under a whole ring's rules): that cost 0.3-0.5 ms a
+  // frame at 720p and named 1 more of 2560 (tables 17-48). Measured (`duels bench
+  // coverage --target ring2 --seeds 16`): 2 more of 1280 named (the 720p 70° camera's far
+  // third), none wrongly; tables 17-48 (2526 of 2560) and the one-band ring (469 of 640) as
+  // before.
+  for (const Candidate& c : cands) {
+    if (c.tight_only || c.px.x < 0) continue;
+    const float h = half.at<float>(c.px);
+    if (h >= 25.f && h >= 2 * c.s)
+      lopsided.push_back({.s = h, .at = c.at, .half = true, .lopsided = true});
   }
-  cands.insert(cands.end(), lopsided.begin(), lopsided.end());
+  cv::Mat half_dil;
+  cv::dilate(top_.mask_where_no_centre(half, exclude), half_dil, window);
+  std::vector<Candidate> halves;
+  std::vector<Candidate> known_halves;
+  for (int v = lo; v < half.rows - lo; ++v) {
+    const float* hp = half.ptr<float>(v);
+    const float* dp = half_dil.ptr<float>(v);
+    for (int u = lo; u < half.cols - lo; ++u) {
+      if (hp[u] < 25.f || hp[u] < dp[u]) continue;
+      const cv::Point2d at = top_.to_table(u, v);
+      const bool known = std::any_of(cands.begin(), cands.end(), [&](const Candidate& c) {
+        return cv::norm(c.at - at) < 0.5 * radius_;
+      });
+      if (inside_any(exclude, at, 1.5 * radius_)) continue;
+      (known ? known_halves : halves).push_back({.s = hp[u], .at = at, .half = true});
+    }
+  }
+  std::sort(halves.begin(), halves.end(),
+            [](const Candidate& x, const Candidate& y) { return x.s > y.s; });
+  if (halves.size() > 8) halves.resize(8);
+  cands.insert(cands.end(), halves.begin(), halves.end());
+  // A peak within half a radius of a candidate above is measured too, after the other half
+  // rings and outside their 8: where that candidate's ring fitted, the peak is skipped (a
+  // ring is fitted there); where it failed (a whole ring's rules, 34 rim points, on a ring
+  // half hidden), the half ring's rules (28) may still fit it. Measured (`duels bench
+  // coverage --target ring2`): 2 more of 1280 named in every frame over tables 1-16 (the
+  // flat 720p camera's far third 66 of 75), 3 more of 2560 over tables 17-48 (where a false
+  // ring beside table 44's base 3 no longer takes its name 1.4" off), none wrongly; the
+  // one-band ring as before (469 of 640). Counted within the 8, they crowded other half
+  // rings out: 9 fewer of 1280.
+  cands.insert(cands.end(), known_halves.begin(), known_halves.end());
+  return cands;
+}
+
+std::vector<RingSighting> RingFinder::fit_candidates(const cv::Mat& gray,
+                                                     const std::vector<Candidate>& cands,
+                                                     bool search) const {
   std::vector<RingSighting> fits;
   for (const auto& c : cands) {
     // Skip candidates on a ring already fitted (the same ring).
@@ -1212,52 +1191,61 @@ std::vector<RingSighting> RingFinder::find(
     }
     fits.push_back(std::move(*s));
   }
-  // Two bases' centres are never closer than 0.9 of a diameter (bases do not overlap).
-  const double overlap_in = 1.8 * radius_;
-  // A ring's white rim is printed paper, as white as its neighbours' under the same light. A
-  // ring fitted on the figures of packed bases (their heads and poles round a gap, with the
-  // rims below them) read its "white" from the figures: 0.56-0.59 of the median white of the
-  // rings fitted tightly within 8" of it (table 11 of the 720p 75° camera), where every true
-  // ring read 0.72 or more (`duels bench coverage --target ring2 --seeds 16`, every ring
-  // fitted in every frame, against the true rings fitted tightly round it). A ring under 0.65
-  // of its neighbours' white is dropped; a ring without a tight neighbour is not judged.
-  {
-    constexpr double kNeighbourIn = 8.0;
-    constexpr double kWhiteOfNeighbours = 0.65;
-    std::vector<char> drop(fits.size(), 0);
-    std::vector<double> near;
-    for (std::size_t i = 0; i < fits.size(); ++i) {
-      near.clear();
-      for (std::size_t k = 0; k < fits.size(); ++k) {
-        const double d = cv::norm(fits[k].centre_in - fits[i].centre_in);
-        if (!fits[k].loose && d >= overlap_in && d <= kNeighbourIn) near.push_back(fits[k].white);
-      }
-      if (near.empty()) continue;
-      const auto mid = near.begin() + static_cast<long>(near.size() / 2);
-      std::nth_element(near.begin(), mid, near.end());
-      drop[i] = fits[i].white < kWhiteOfNeighbours * *mid;
+  return fits;
+}
+
+namespace {
+
+// A ring's white rim is printed paper, as white as its neighbours' under the same light. A
+// ring fitted on the figures of packed bases (their heads and poles round a gap, with the
+// rims below them) read its "white" from the figures: 0.56-0.59 of the median white of the
+// rings fitted tightly within 8" of it (table 11 of the 720p 75° camera), where every true
+// ring read 0.72 or more (`duels bench coverage --target ring2 --seeds 16`, every ring
+// fitted in every frame, against the true rings fitted tightly round it). A ring under 0.65
+// of its neighbours' white is dropped; a ring without a tight neighbour (one at least
+// `overlap_in` away, within 8") is not judged.
+void drop_rings_duller_than_their_neighbours(std::vector<RingSighting>& fits, double overlap_in) {
+  constexpr double kNeighbourIn = 8.0;
+  constexpr double kWhiteOfNeighbours = 0.65;
+  std::vector<char> drop(fits.size(), 0);
+  std::vector<double> near;
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    near.clear();
+    for (std::size_t k = 0; k < fits.size(); ++k) {
+      const double d = cv::norm(fits[k].centre_in - fits[i].centre_in);
+      if (!fits[k].loose && d >= overlap_in && d <= kNeighbourIn) near.push_back(fits[k].white);
     }
-    std::vector<RingSighting> kept;
-    for (std::size_t i = 0; i < fits.size(); ++i) {
-      if (!drop[i]) kept.push_back(std::move(fits[i]));
-    }
-    fits = std::move(kept);
+    if (near.empty()) continue;
+    const auto mid = near.begin() + static_cast<long>(near.size() / 2);
+    std::nth_element(near.begin(), mid, near.end());
+    drop[i] = fits[i].white < kWhiteOfNeighbours * *mid;
   }
-  // Two bases cannot overlap: of two rings closer than 0.9 of a base's diameter, the better fit
-  // stands (more of its rim seen, closer to a circle). A false ring fitted where packed bases
-  // meet, or on one side of a real one, used to take the place of the real ring when its
-  // candidate came first.
+  std::vector<RingSighting> kept;
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    if (!drop[i]) kept.push_back(std::move(fits[i]));
+  }
+  fits = std::move(kept);
+}
+
+// Two bases cannot overlap: of two rings closer than `overlap_in`, the better fit stands (more
+// of its rim seen, closer to a circle). A false ring fitted where packed bases meet, or on one
+// side of a real one, used to take the place of the real ring when its candidate came first.
+// A ring fitted where a ring was seen lately (within `hint_within_in` of a hint) stands before
+// one that was not: a base that was there a moment ago is still there. A false ring fitted
+// loosely beside a packed group (its rim points more, but twice as spread) otherwise took the
+// place of a ring seen for two frames, and its name with it, 1.3" off (table 1 of the 1080p
+// 65° camera).
+std::vector<RingSighting> keep_one_of_overlapping_rings(std::vector<RingSighting> fits,
+                                                        const std::vector<cv::Point2d>& hints,
+                                                        double hint_within_in, double overlap_in,
+                                                        double radius_in) {
   const auto quality = [&](const RingSighting& s) {
-    return s.rim_points - 200.0 * s.fit_rms_in / radius_;
+    return s.rim_points - 200.0 * s.fit_rms_in / radius_in;
   };
-  // A ring fitted where a ring was seen lately (within 0.15") stands before one that was not:
-  // a base that was there a moment ago is still there. A false ring fitted loosely beside a
-  // packed group (its rim points more, but twice as spread) otherwise took the place of a
-  // ring seen for two frames, and its name with it, 1.3" off (table 1 of the 1080p 65° camera).
   std::vector<std::pair<bool, double>> rank(fits.size());
   for (std::size_t i = 0; i < fits.size(); ++i) {
     const bool continues = std::any_of(hints.begin(), hints.end(), [&](const cv::Point2d& h) {
-      return cv::norm(h - fits[i].centre_in) < 0.15;
+      return cv::norm(h - fits[i].centre_in) < hint_within_in;
     });
     rank[i] = {continues, quality(fits[i])};
   }
@@ -1274,6 +1262,41 @@ std::vector<RingSighting> RingFinder::find(
     if (!overlaps) out.push_back(std::move(s));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<RingSighting> RingFinder::find(const cv::Mat& gray,
+                                           const std::vector<cv::Point2d>& hints, int expected,
+                                           bool search,
+                                           const std::vector<std::vector<cv::Point2f>>& exclude,
+                                           double hint_within_in) const {
+  std::vector<Candidate> cands;
+  std::vector<Candidate> lopsided;  // measured last, as half rings (search_candidates)
+  if (search) {
+    cands = search_candidates(gray, expected, exclude, lopsided);
+    searched_.clear();
+  } else {
+    // Between searches, the places the last search found promising are looked at again.
+    for (const auto& [at, tight_only] : searched_)
+      cands.push_back({.s = -1.f, .at = at, .tight_only = tight_only});
+  }
+  // Where a ring was seen lately is measured from where it was fitted, after the candidates: a
+  // candidate on it is skipped once its ring is fitted, but when the candidate's fit fails (it
+  // started a little off, or must fit tightly) the ring's last centre may still pass. Measured
+  // (`duels bench coverage --target ring2`): a ring fitted loosely in every frame and one beside
+  // a corner marker were lost at a search frame, their places skipped as a candidate lay within
+  // half a radius; measured there too, 3 more of 1280 named (seeds 1-16) and 2 more of 2560
+  // (seeds 17-48), none wrongly.
+  for (const auto& h : hints) {
+    if (!inside_any(exclude, h)) cands.push_back({.s = 0.f, .at = h});
+  }
+  cands.insert(cands.end(), lopsided.begin(), lopsided.end());
+  std::vector<RingSighting> fits = fit_candidates(gray, cands, search);
+  // Two bases' centres are never closer than 0.9 of a diameter (bases do not overlap).
+  const double overlap_in = 1.8 * radius_;
+  drop_rings_duller_than_their_neighbours(fits, overlap_in);
+  return keep_one_of_overlapping_rings(std::move(fits), hints, hint_within_in, overlap_in, radius_);
 }
 
 namespace {

@@ -229,10 +229,12 @@ class RingFinder {
   /// `exclude`: table regions (polygons, inches) where no ring can be — the table's corner
   /// markers, whose black and white corners look like pieces of a rim; no candidate there
   /// is measured. Of two rings fitted closer than 0.9 of a diameter (bases do not overlap),
-  /// one within 0.15" of a hint is kept, else the better fit.
+  /// one within `hint_within_in` of a hint (where a ring stood still) is kept, else the
+  /// better fit.
   [[nodiscard]] std::vector<RingSighting> find(
       const cv::Mat& gray, const std::vector<cv::Point2d>& hints = {}, int expected = 20,
-      bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {}) const;
+      bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {},
+      double hint_within_in = 0.15) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
   /// `reached`: as for fit_base_rim. `loose_rays`: the rim points a loose fit must keep (of
@@ -246,6 +248,29 @@ class RingFinder {
   [[nodiscard]] RingStyle style() const { return style_; }
 
  private:
+  // A place to measure a ring from, and under which rules (RingFinder::find).
+  struct Candidate {
+    float s;
+    cv::Point2d at;
+    bool tight_only = false;  // its ring must fit tightly: a peak beside a higher response
+                              // where no centre can be
+    bool half = false;        // a half ring's peak: measured again only where it fitted
+    bool lopsided = false;    // a top-view peak measured again as a half ring: not again
+                              // between searches
+    cv::Point px{-1, -1};     // a top-view peak's pixel
+  };
+  // The search of the whole table in the top view, in the order they are measured: the
+  // strongest peaks, those beside a corner marker, the half rings, and the half rings within
+  // half a radius of a peak; `lopsided` gets the peaks to measure once more as half rings,
+  // after the hints.
+  std::vector<Candidate> search_candidates(const cv::Mat& gray, int expected,
+                                           const std::vector<std::vector<cv::Point2f>>& exclude,
+                                           std::vector<Candidate>& lopsided) const;
+  // Each candidate's ring measured, in order, skipping those on a ring already fitted; at a
+  // search frame, the places worth measuring again until the next search go to searched_.
+  std::vector<RingSighting> fit_candidates(const cv::Mat& gray, const std::vector<Candidate>& cands,
+                                           bool search) const;
+
   calib::TablePlane plane_;
   double radius_;
   double height_;
