@@ -185,9 +185,10 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
   });
   std::vector<char> updated(ring_tracks_.size(), 0);
   for (std::size_t f = 0; f < ring_finders_.size(); ++f) {
-    std::vector<cv::Point2d> hints;
+    std::vector<RingHint> hints;
     for (const auto& t : ring_tracks_) {
-      if (t.finder == f) hints.push_back(t.centre);
+      if (t.finder == f)
+        hints.push_back({.at = t.centre, .named = t.id >= 0 && t.frames >= o.settled_frames});
     }
     const std::vector<std::vector<cv::Point2f>>& exclude = ring_keep_out_[f];
     const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();

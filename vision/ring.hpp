@@ -211,14 +211,23 @@ class KernelBank {
   std::vector<cv::Mat> spectra_;
 };
 
+/// Where a ring was seen lately: RingFinder::find measures a ring there even when the top view
+/// misses it.
+struct RingHint {
+  cv::Point2d at;      ///< table inches, where it was fitted last
+  bool named = false;  ///< named, and standing still there for a few frames: its rim may fit
+                       ///< loosely round only part of its turn (kLooseHalfRimRays) as long as
+                       ///< the fit stays where it stood
+};
+
 /// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
 /// view of the table at the top's height, then the rim fitted in the picture itself.
 class RingFinder {
  public:
   RingFinder(const calib::TablePlane& plane, double diameter_in, double top_height_in,
              RingStyle style = RingStyle::kOneBand);
-  /// Every ring seen in a grey frame. `hints` are table points where rings were seen lately
-  /// (looked at even when the top view misses them).
+  /// Every ring seen in a grey frame. `hints` are where rings were seen lately (looked at even
+  /// when the top view misses them).
   /// At most 2·`expected` + 8 top-view candidates are measured (the strongest), then up to 8
   /// beside a corner marker (their rings must fit tightly), up to 8 half rings (a loose fit
   /// keeps kLooseHalfRimRays), the hints, and last the top-view candidates whose ring looks
@@ -232,7 +241,7 @@ class RingFinder {
   /// one within `hint_within_in` of a hint (where a ring stood still) is kept, else the
   /// better fit.
   [[nodiscard]] std::vector<RingSighting> find(
-      const cv::Mat& gray, const std::vector<cv::Point2d>& hints = {}, int expected = 20,
+      const cv::Mat& gray, const std::vector<RingHint>& hints = {}, int expected = 20,
       bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {},
       double hint_within_in = 0.15) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
@@ -258,6 +267,7 @@ class RingFinder {
     bool lopsided = false;    // a top-view peak measured again as a half ring: not again
                               // between searches
     cv::Point px{-1, -1};     // a top-view peak's pixel
+    bool named_hint = false;  // a named ring's last centre (RingHint::named)
   };
   // The search of the whole table in the top view, in the order they are measured: the
   // strongest peaks, those beside a corner marker, the half rings, and the half rings within
@@ -268,8 +278,10 @@ class RingFinder {
                                            std::vector<Candidate>& lopsided) const;
   // Each candidate's ring measured, in order, skipping those on a ring already fitted; at a
   // search frame, the places worth measuring again until the next search go to searched_.
+  // A named hint's loose fit on fewer than kLooseRimRays points counts only within
+  // `hint_within_in` of the hint.
   std::vector<RingSighting> fit_candidates(const cv::Mat& gray, const std::vector<Candidate>& cands,
-                                           bool search) const;
+                                           bool search, double hint_within_in) const;
 
   calib::TablePlane plane_;
   double radius_;

@@ -679,6 +679,22 @@ TEST(Coverage, AHalfRingBesideAFailedCandidateIsMeasured) {
   expect_every_base_named_in_every_frame(*sc);
 }
 
+// A named ring standing still whose rim fails a whole ring's loose fit (its own figure hides
+// the rim behind it) may fit loosely round part of its turn where it stood. Table 5 of the flat
+// 720p camera: its far base 3 was lost in one frame of the last 5 (15 of 16 named in every
+// frame before); table 16: base 4, 91 % of its ring in view, lost in one (14 of 16 before; its
+// base 9, on a corner marker's paper, is never located).
+TEST(Coverage, ANamedRingStandingStillIsFittedWhereItStood) {
+  std::optional<CoverageScenario> sc = bench_table("720p 60deg", 5, 10);
+  ASSERT_TRUE(sc);
+  expect_every_base_named_in_every_frame(*sc);
+  sc->first_seed = 16;
+  const CoverageResult r = run_coverage(*sc);
+  EXPECT_EQ(r.every_frame_total(), 15);
+  EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.identity_switches, 0);
+}
+
 // The far third is where the goal is hardest. For each camera of the bench, a table with 9 or
 // 10 of its 16 bases in the far third (table 12; the 1080p 65° camera's table 12 puts only 8
 // there, its table 13 puts 10): every base named in each of the last 5 of 10 frames, none more
@@ -790,7 +806,7 @@ TEST(RingFinder, LooksForNoRingInsideAnExcludedRegion) {
                        [&](const RingSighting& s) { return cv::norm(s.centre_in - at) < 0.25; });
   };
   const auto all = finder.find(gray, {}, 6);
-  const auto some = finder.find(gray, {c}, 6, true, exclude);  // not even as a hint
+  const auto some = finder.find(gray, {RingHint{.at = c}}, 6, true, exclude);  // not even as a hint
   EXPECT_TRUE(near(all, c));
   EXPECT_FALSE(near(some, c));
   for (std::size_t i = 1; i < truth.bases.size(); ++i)
