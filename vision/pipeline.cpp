@@ -192,7 +192,8 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     }
     const std::vector<std::vector<cv::Point2f>>& exclude = ring_keep_out_[f];
     const bool search = o.search_every <= 1 || processed_ % o.search_every == 0 || hints.empty();
-    // Of two overlapping rings, one fitted where a ring stood still stands first.
+    // Of two overlapping rings, one fitted within `still_in` of where a ring was seen lately
+    // stands first.
     for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()),
                                          search, exclude, o.still_in)) {
       // Bases do not overlap, and a base that stood still does not jump half a radius in one

@@ -215,9 +215,9 @@ class KernelBank {
 /// misses it.
 struct RingHint {
   cv::Point2d at;      ///< table inches, where it was fitted last
-  bool named = false;  ///< named, and standing still there for a few frames: its rim may fit
-                       ///< loosely round only part of its turn (kLooseHalfRimRays) as long as
-                       ///< the fit stays where it stood
+  bool named = false;  ///< named, and standing still there for a few frames: when its rim
+                       ///< fails a whole ring's fit, it may fit loosely round only part of its
+                       ///< turn (kLooseHalfRimRays) as long as the fit stays where it stood
 };
 
 /// Finds the rings of bases of one size (diameter, top height) in a frame: candidates in a top
@@ -278,8 +278,8 @@ class RingFinder {
                                            std::vector<Candidate>& lopsided) const;
   // Each candidate's ring measured, in order, skipping those on a ring already fitted; at a
   // search frame, the places worth measuring again until the next search go to searched_.
-  // A named hint's loose fit on fewer than kLooseRimRays points counts only within
-  // `hint_within_in` of the hint.
+  // Where a named hint's ordinary fit fails, it is fitted with a half ring's kLooseHalfRimRays
+  // points, a loose fit kept only within `hint_within_in` of the hint.
   std::vector<RingSighting> fit_candidates(const cv::Mat& gray, const std::vector<Candidate>& cands,
                                            bool search, double hint_within_in) const;
 
