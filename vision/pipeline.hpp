@@ -120,9 +120,12 @@ class Pipeline {
     double score = 0;
     double facing_deg = 0;
     double last_seen_s = 0;
-    int frames = 0;        // while standing still
-    int tight_frames = 0;  // of those, the frames its rim passed the tight fit
-    bool pinned = false;   // named by the player (name_near): its code does not rename it
+    int frames = 0;                // while standing still
+    int tight_frames = 0;          // of those, the frames its rim passed the tight fit
+    int whole_frames = 0;          // of those, the frames its rim held kLooseRimRays points or more
+    int in_a_row = 0;              // frames it was seen in, one after another, up to its last
+    std::int64_t last_frame = -2;  // the frame (processed_) it was last seen in
+    bool pinned = false;           // named by the player (name_near): its code does not rename it
   };
   struct PendingName {
     cv::Point2d near_in;

@@ -661,10 +661,12 @@ void expect_every_base_named_in_every_frame(const CoverageScenario& sc) {
 // beside the packed group of bases 3, 4 and 5 (more rim points than base 3's own ring, twice
 // as spread) overlapped base 3's ring and won, taking its name 1.3" off; at the fourth frame
 // base 3's ring was back. A ring fitted where a ring was seen a moment ago now stands first.
+// Every base named in each of the last 3 of 4 frames (base 3, 29 % of its ring in view, reads
+// no code and is named by exclusion from its second frame), none off in any of the 4.
 TEST(Coverage, ARingSeenAMomentAgoKeepsItsPlaceBesideALooserFalseRing) {
   std::optional<CoverageScenario> sc = bench_table("1080p 65deg", 1, 4);
   ASSERT_TRUE(sc);
-  sc->steady_frames = 4;
+  sc->steady_frames = 3;
   expect_every_base_named_in_every_frame(*sc);
 }
 
@@ -693,6 +695,22 @@ TEST(Coverage, ANamedRingStandingStillIsFittedWhereItStood) {
   EXPECT_EQ(r.every_frame_total(), 15);
   EXPECT_EQ(r.off_by_1in, 0);
   EXPECT_EQ(r.identity_switches, 0);
+}
+
+// Table 13 of the 720p 70° camera watched for 3 seconds (30 frames): in frames 20, 25 and 27 a
+// false ring fitted on the figures of a packed group (25-26 of 48 rim points), 3.7" behind
+// hidden base 4, read nothing that told one code from another and was named 4 by exclusion,
+// 3.7" off. A ring reading no code is now named by exclusion only once its rim held a whole
+// ring's points or it was fitted in two frames one after the other.
+TEST(Coverage, ARingThatReadsNoCodeIsNamedByExclusionOnlyOnceBelieved) {
+  std::optional<CoverageScenario> sc = bench_table("720p 70deg", 13, 30);
+  ASSERT_TRUE(sc);
+  const CoverageResult r = run_coverage(*sc);
+  std::printf("named in each of the last 5 of 30 frames %d of %d, more than 1\" off %d\n",
+              r.every_frame_total(), r.all_total(), r.off_by_1in);
+  EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.identity_switches, 0);
+  EXPECT_GE(r.every_frame_total(), 14);
 }
 
 // The far third is where the goal is hardest. For each camera of the bench, a table with 9 or
