@@ -420,6 +420,45 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     if (best[static_cast<std::size_t>(r)] < n_codes)
       holder[static_cast<std::size_t>(best[static_cast<std::size_t>(r)])] = r;
   }
+  // A ring's evidence for a code; its best code's; and whether the code it carries stands out
+  // of its readings (by the margin over the median code's) or it reads no code of its own (a
+  // few cells in view, which some turn of every code fits).
+  const auto ev = [&](int r, int c) {
+    return agree[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].sectors;
+  };
+  std::vector<double> best_ev(static_cast<std::size_t>(n));
+  std::vector<char> singled_out(static_cast<std::size_t>(n), 0);
+  for (int r = 0; r < n; ++r) {
+    std::vector<double> e;
+    for (const RingAgreement& x : agree[static_cast<std::size_t>(r)])
+      e.push_back(x.sectors);
+    const auto median = e.begin() + static_cast<long>(e.size() / 2);
+    std::nth_element(e.begin(), median, e.end());
+    best_ev[static_cast<std::size_t>(r)] = *std::max_element(e.begin(), e.end());
+    const int col = best[static_cast<std::size_t>(r)];
+    singled_out[static_cast<std::size_t>(r)] =
+        col < n_codes && ev(r, col) - *median >= o.min_margin_sectors;
+  }
+  // Two rings that read no code of their own, either of which could carry the other's code
+  // (within the margin of its best), are told apart only by what each reads against the
+  // other's code: a hidden ring's cells read through its own figure may read against its own
+  // code. Each is named by exclusion only when each reads its own code at least as well as the
+  // other's. Table 10 of the flat 720p camera: base 11 (reading 11 1.70 cells, 12 1.59) and
+  // base 12 behind it (11 1.80, 12 0.90) were named 12 and 11, both more than 1" off, from the
+  // 15th of 30 frames on.
+  const auto pair_agrees = [&](int r, int col) {
+    for (int q = 0; q < n; ++q) {
+      const int cq = best[static_cast<std::size_t>(q)];
+      if (q == r || singled_out[static_cast<std::size_t>(q)] || cq >= n_codes) continue;
+      const RingAgreement& aq = agree[static_cast<std::size_t>(q)][static_cast<std::size_t>(cq)];
+      if (aq.score < o.min_score || aq.sectors < o.min_sectors) continue;  // never named
+      const bool could_swap =
+          ev(q, col) >= best_ev[static_cast<std::size_t>(q)] - o.min_margin_sectors ||
+          ev(r, cq) >= best_ev[static_cast<std::size_t>(r)] - o.min_margin_sectors;
+      if (could_swap && (ev(r, col) < ev(r, cq) || ev(q, cq) < ev(q, col))) return false;
+    }
+    return true;
+  };
   const auto excluded_by_strong = [&](int r, int col) {
     const auto& row = cost[static_cast<std::size_t>(r)];
     for (int c = 0; c < n_codes; ++c) {
@@ -459,26 +498,22 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     // ring2`, seeds 1-48): 10 more of 3840 named at the scored frame, none wrongly; naming
     // such a ring by the usual margin named 11, none wrongly either.
     const bool seen_enough = t.tight_frames > 0 || t.frames >= 2 || margin >= o.seen_once_margin;
-    // A ring whose readings fit its code no better than most codes (by less than the margin
-    // over the median code's: a few cells in view, which some turn of every code fits) can be
-    // named only by exclusion. It is believed a base only once its rim has held a whole ring's
-    // points (kLooseRimRays) in a frame, or it has been fitted in two frames one after the
-    // other. A false ring fitted tightly on the figures of a packed group (25-26 of 48 rim
-    // points, in frames 20, 25 and 27 of 30), 3.7" behind hidden base 4 of table 13 of the 720p
-    // 70° camera, took that base's name; base 12 of table 10 of the same camera, hidden behind
-    // base 11 and seen in some frames only, holds 34-38 points; base 3 of table 1 of the 1080p
-    // 65° camera (29 % of its ring in view) is fitted tightly with few points in every frame and
-    // is now named from its second. Measured (`duels bench coverage --target ring2`): 1253 of
-    // 1280 named in every frame and 2524 of 2560 on tables 17-48, as before; over 30 frames
-    // table 13's false ring is gone. Either condition alone: whole ring only, base 3 of table 1
-    // named only in later frames; two frames only, 1252 (table 10's base 12 lost a frame).
-    std::vector<double> evidence;
-    for (const RingAgreement& x : agree[static_cast<std::size_t>(r)])
-      evidence.push_back(x.sectors);
-    const auto median = evidence.begin() + static_cast<long>(evidence.size() / 2);
-    std::nth_element(evidence.begin(), median, evidence.end());
-    const bool singled_out = a.sectors - *median >= o.min_margin_sectors;
-    const bool believed = singled_out || t.whole_frames > 0 || t.in_a_row >= 2;
+    // A ring that reads no code of its own can be named only by exclusion. It is believed a
+    // base only once its rim has held a whole ring's points (kLooseRimRays) in a frame, or it
+    // has been fitted in two frames one after the other, and (above) its pairing with another
+    // such ring is not decided against what either reads. A false ring fitted tightly on the
+    // figures of a packed group (25-26 of 48 rim points, in frames 20, 25 and 27 of 30), 3.7"
+    // behind hidden base 4 of table 13 of the 720p 70° camera, took that base's name; base 12
+    // of table 10 of the same camera, hidden behind base 11 and seen in some frames only, holds
+    // 34-38 points; base 3 of table 1 of the 1080p 65° camera (29 % of its ring in view) is
+    // fitted tightly with few points in every frame and is now named from its second. Measured
+    // (`duels bench coverage --target ring2`): 1253 of 1280 named in every frame and 2524 of
+    // 2560 on tables 17-48, as before; over 30 frames no base more than 1" off or switched on
+    // any of the 48 tables. Either of the first two conditions alone: whole ring only, base 3
+    // of table 1 named only in later frames; two frames only, 1252 (table 10's base 12 lost a
+    // frame).
+    const bool believed = singled_out[static_cast<std::size_t>(r)] ||
+                          ((t.whole_frames > 0 || t.in_a_row >= 2) && pair_agrees(r, col));
     const bool strong = seen_enough && believed && a.score >= o.min_score &&
                         a.sectors >= o.min_sectors && excluded_by_strong(r, col);
     if ((strong && margin >= o.min_margin_sectors) || (t.id == id && margin >= 0)) {
