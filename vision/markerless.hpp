@@ -106,8 +106,11 @@ class MarkerlessPipeline {
  public:
   MarkerlessPipeline(const calib::TablePlane& plane, DiscOptions options = {},
                      TrackerOptions tracker = {});
-  /// A base first seen within 3" of `near_in` takes the name `figure` (for good); bases not
-  /// named are "base 1000", "base 1001", …
+  /// The base seen nearest `near_in` takes the name `figure` (for good): at once when its
+  /// centre lies within a base's radius of the point (the player pointed at it), or once the
+  /// name has waited a second, the base seen nearest the point within 3" (a point typed
+  /// roughly; a base seen so while it waited keeps its claim if it moved away since); a base
+  /// named "base N" before is renamed. Bases not named are "base 1000", "base 1001", …
   void name_near(cv::Point2d near_in, std::string figure);
   TableState process(const cv::Mat& image, std::int64_t frame, double time_s);
   /// The discs found in the last frame processed (table inches), named or not.
@@ -117,7 +120,12 @@ class MarkerlessPipeline {
   struct PendingName {
     cv::Point2d near_in;
     std::string figure;
+    std::optional<double> since_s;  ///< the first frame it waited at
+    std::map<int, double> near;     ///< bases seen within 3" while it waited: their nearest
   };
+  /// How long a name waits for a base within a radius of its point before one within 3"
+  /// takes it.
+  static constexpr double kNameWaitS = 1.0;
   DiscOptions options_;
   calib::TablePlane plane_;
   DiscFinder finder_;

@@ -84,8 +84,11 @@ class Tracker {
  public:
   explicit Tracker(TrackerOptions options = {}) : options_(options) {}
 
-  /// Sets the figure name reported for a marker (from the base map).
-  void name(int marker_id, std::string figure) { names_[marker_id] = std::move(figure); }
+  /// Sets the figure name reported for a marker (from the base map), from the next update on.
+  void name(int marker_id, std::string figure) {
+    if (auto t = tracks_.find(marker_id); t != tracks_.end()) t->second.base.figure = figure;
+    names_[marker_id] = std::move(figure);
+  }
 
   /// Updates with one frame's observations and returns the bases' states.
   std::vector<TrackedBase> update(const std::vector<BaseObservation>& observations, double time_s);

@@ -81,6 +81,18 @@ TEST(Coverage, MarkerlessPutsNoPackedBaseWhereAFalseDiscBesideItStands) {
   EXPECT_EQ(wide.off_by_1in, 0);
 }
 
+// Table 12 of the 720p 75° camera and table 34 of the flat 720p camera: a base's own disc was
+// not found at the first frame, and a false disc 1.4" (2.7") from the point the base was named
+// by took its name, more than 1" off (at frame 0; on table 34 at frames 6-8 too). A name now goes
+// at once only to a disc within a base's radius of its point, within 3" after a second.
+TEST(Coverage, MarkerlessGivesANameAtOnceOnlyToADiscWhereItPoints) {
+  const CoverageResult wide = markerless_scenario("720p 75deg 55in 50deg blur1.2", 1, 10, 12);
+  EXPECT_EQ(wide.off_by_1in, 0);
+  EXPECT_EQ(wide.found_total(), wide.all_total());
+  const CoverageResult flat = markerless_scenario("720p 60deg 75in 40deg blur1.2", 1, 10, 34);
+  EXPECT_EQ(flat.off_by_1in, 0);
+}
+
 // The table's own markers, where the calibration put them (DiscOptions::table_markers_in), are
 // masked from disc candidates even when the camera cannot find them: a base standing where a
 // table marker is said to be is not reported, the others are.
