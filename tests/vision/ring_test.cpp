@@ -697,20 +697,28 @@ TEST(Coverage, ANamedRingStandingStillIsFittedWhereItStood) {
   EXPECT_EQ(r.identity_switches, 0);
 }
 
+// Table `table` of the bench's camera `name` watched for 3 seconds (30 frames): no base more
+// than 1" off in any frame, no switch, at least `named` named in each of the last 5.
+void expect_none_off_over_3_seconds(const std::string& name, int table, int named) {
+  std::optional<CoverageScenario> sc = bench_table(name, table, 30);
+  ASSERT_TRUE(sc);
+  const CoverageResult r = run_coverage(*sc);
+  std::printf(
+      "%s table %d: named in each of the last 5 of 30 frames %d of %d, more than 1\" "
+      "off %d\n",
+      name.c_str(), table, r.every_frame_total(), r.all_total(), r.off_by_1in);
+  EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.identity_switches, 0);
+  EXPECT_GE(r.every_frame_total(), named);
+}
+
 // Table 13 of the 720p 70° camera watched for 3 seconds (30 frames): in frames 20, 25 and 27 a
 // false ring fitted on the figures of a packed group (25-26 of 48 rim points), 3.7" behind
 // hidden base 4, read nothing that told one code from another and was named 4 by exclusion,
 // 3.7" off. A ring reading no code is now named by exclusion only once its rim held a whole
 // ring's points or it was fitted in two frames one after the other.
 TEST(Coverage, ARingThatReadsNoCodeIsNamedByExclusionOnlyOnceBelieved) {
-  std::optional<CoverageScenario> sc = bench_table("720p 70deg", 13, 30);
-  ASSERT_TRUE(sc);
-  const CoverageResult r = run_coverage(*sc);
-  std::printf("named in each of the last 5 of 30 frames %d of %d, more than 1\" off %d\n",
-              r.every_frame_total(), r.all_total(), r.off_by_1in);
-  EXPECT_EQ(r.off_by_1in, 0);
-  EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_GE(r.every_frame_total(), 14);
+  expect_none_off_over_3_seconds("720p 70deg", 13, 14);
 }
 
 // Table 10 of the flat 720p camera watched for 3 seconds (30 frames): base 12 stands behind
@@ -720,14 +728,7 @@ TEST(Coverage, ARingThatReadsNoCodeIsNamedByExclusionOnlyOnceBelieved) {
 // decided the pair. Two such rings are now named by exclusion only when each reads its own
 // code at least as well as the other's.
 TEST(Coverage, TwoRingsThatReadNoCodeAreNotPairedAgainstTheirReadings) {
-  std::optional<CoverageScenario> sc = bench_table("720p 60deg", 10, 30);
-  ASSERT_TRUE(sc);
-  const CoverageResult r = run_coverage(*sc);
-  std::printf("named in each of the last 5 of 30 frames %d of %d, more than 1\" off %d\n",
-              r.every_frame_total(), r.all_total(), r.off_by_1in);
-  EXPECT_EQ(r.off_by_1in, 0);
-  EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_GE(r.every_frame_total(), 14);
+  expect_none_off_over_3_seconds("720p 60deg", 10, 14);
 }
 
 // The far third is where the goal is hardest. For each camera of the bench, a table with 9 or
