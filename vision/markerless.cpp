@@ -296,10 +296,10 @@ TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame,
   // A waiting name goes to the base nearest its point: within a base's radius at once, within
   // 3" (the nearest it came while the name waited) once it has waited a second. Nearest pairs
   // first: a false disc (on a corner marker the camera sees only in part, say) seen at the same
-  // time as a base does not take the base's name. A false disc 1.4" from a base whose own disc was
-  // not found at the first frame took its name, more than 1" off (table 12 of the 720p 75° camera,
-  // `duels bench coverage
-  // --target markerless`); now the base's own disc, found a frame later, takes it.
+  // time as a base does not take the base's name. A false disc 1.4" from a base whose own disc
+  // was not found at the first frame took its name, more than 1" off (table 12 of the 720p 75°
+  // camera, `duels bench coverage --target markerless`); now the base's own disc, found a
+  // frame later, takes it.
   struct Pair {
     double d;
     std::size_t obs;
