@@ -417,48 +417,47 @@ TEST(Accuracy, MarkerlessWholeTableAt1080p) {
 // base names it at once.
 TEST(Markerless, ARoughPointNamesTheNearestBaseAfterASecond) {
   SceneRenderer renderer(load_named_scene("demo", duels_test::source_dir() + "/assets"));
-  FrameTruth first;
-  const cv::Mat first_image = renderer.render(0, &first);
-  ASSERT_FALSE(first_image.empty());
-  const auto razor = std::find_if(first.bases.begin(), first.bases.end(),
-                                  [](const BaseTruth& x) { return x.figure == "Razor"; });
-  const auto gridlock = std::find_if(first.bases.begin(), first.bases.end(),
-                                     [](const BaseTruth& x) { return x.figure == "Gridlock"; });
-  ASSERT_NE(razor, first.bases.end());
-  ASSERT_NE(gridlock, first.bases.end());
-  MarkerlessPipeline pipeline(renderer.plane());
-  pipeline.name_near(razor->centre_in + cv::Point2d(0, 2.0), "Razor");
-  pipeline.name_near(gridlock->centre_in + cv::Point2d(0.3, 0), "Gridlock");
+  // Where `figure`'s base stands in a frame's truth, and where the pipeline reports it.
+  const auto truth_of = [](const FrameTruth& truth, const std::string& figure) {
+    const auto t = std::find_if(truth.bases.begin(), truth.bases.end(),
+                                [&](const BaseTruth& x) { return x.figure == figure; });
+    return t == truth.bases.end() ? std::optional<cv::Point2d>{} : t->centre_in;
+  };
   const auto named_at = [](const TableState& state, const std::string& figure) {
     const auto b = std::find_if(state.bases.begin(), state.bases.end(),
                                 [&](const TrackedBase& x) { return x.figure == figure; });
     return b == state.bases.end() ? std::optional<cv::Point2d>{} : b->centre_in;
   };
+  FrameTruth first;
+  const cv::Mat first_image = renderer.render(0, &first);
+  ASSERT_FALSE(first_image.empty());
+  const std::optional<cv::Point2d> razor = truth_of(first, "Razor");
+  const std::optional<cv::Point2d> gridlock = truth_of(first, "Gridlock");
+  ASSERT_TRUE(razor);
+  ASSERT_TRUE(gridlock);
+  MarkerlessPipeline pipeline(renderer.plane());
+  pipeline.name_near(*razor + cv::Point2d(0, 2.0), "Razor");
+  pipeline.name_near(*gridlock + cv::Point2d(0.3, 0), "Gridlock");
   for (int i = 0;; ++i) {
     FrameTruth truth;
     const cv::Mat image = renderer.render(i, &truth);
     const TableState state = pipeline.process(image, i, truth.time_s);
     const std::optional<cv::Point2d> r = named_at(state, "Razor");
     const std::optional<cv::Point2d> g = named_at(state, "Gridlock");
-    const auto at = [&](const std::string& figure) {
-      return std::find_if(truth.bases.begin(), truth.bases.end(),
-                          [&](const BaseTruth& x) { return x.figure == figure; })
-          ->centre_in;
-    };
     ASSERT_TRUE(g) << "frame " << i;
-    EXPECT_LT(cv::norm(*g - at("Gridlock")), 0.25);
+    EXPECT_LT(cv::norm(*g - *truth_of(truth, "Gridlock")), 0.25);
     if (truth.time_s < 1.0) {
       EXPECT_FALSE(r) << "frame " << i << " at " << truth.time_s << " s";
     } else {
       ASSERT_TRUE(r) << "frame " << i << " at " << truth.time_s << " s";
-      EXPECT_LT(cv::norm(*r - at("Razor")), 0.25);
+      EXPECT_LT(cv::norm(*r - *truth_of(truth, "Razor")), 0.25);
       break;
     }
   }
   // Named 2" from where it stands just before it moves off (at 2 s): a second later it stands
   // 5.7" from the point, and is still the base the name goes to.
   MarkerlessPipeline later(renderer.plane());
-  later.name_near(razor->centre_in - cv::Point2d(0, 2.0), "Razor");
+  later.name_near(*razor - cv::Point2d(0, 2.0), "Razor");
   for (int i = 18;; ++i) {
     FrameTruth truth;
     const cv::Mat image = renderer.render(i, &truth);
@@ -466,10 +465,9 @@ TEST(Markerless, ARoughPointNamesTheNearestBaseAfterASecond) {
     if (truth.time_s < 1.8 + 1.0) continue;
     const std::optional<cv::Point2d> r = named_at(state, "Razor");
     ASSERT_TRUE(r) << "frame " << i << " at " << truth.time_s << " s";
-    const auto t = std::find_if(truth.bases.begin(), truth.bases.end(),
-                                [](const BaseTruth& x) { return x.figure == "Razor"; });
-    EXPECT_GT(cv::norm(t->centre_in - (razor->centre_in - cv::Point2d(0, 2.0))), 3.0);
-    EXPECT_LT(cv::norm(*r - t->centre_in), 0.5);
+    const cv::Point2d t = *truth_of(truth, "Razor");
+    EXPECT_GT(cv::norm(t - (*razor - cv::Point2d(0, 2.0))), 3.0);
+    EXPECT_LT(cv::norm(*r - t), 0.5);
     break;
   }
 }
