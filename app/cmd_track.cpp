@@ -106,9 +106,9 @@ void add_track(CLI::App& root) {
       ->check(CLI::Range(0.0, 6.0))
       ->capture_default_str();
   cmd->add_option("--name", opts->names,
-                  "FIGURE@X,Y names the base standing nearest (within 3\") to table point X,Y: "
-                  "markerless, each base; with rings, a ring the camera cannot name; repeat for "
-                  "each figure");
+                  "FIGURE@X,Y names the base at table point X,Y (within its radius; a rougher "
+                  "point: the base seen nearest it within 3\", after a second): markerless, each "
+                  "base; with rings, a ring the camera cannot name; repeat for each figure");
   cmd->add_option("--calib", opts->calib,
                   "calibration file with a table registration (synthetic sources default to "
                   "the scene's exact camera)");

@@ -256,7 +256,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
   // each size together: every code in play to at most one ring, the total agreement as large
   // as it can be (an assignment problem), and a ring is named only when giving its code
   // elsewhere, or leaving it unnamed, would cost clearly more evidence.
-  apply_pending_names(updated);
+  apply_pending_names(updated, time_s);
   for (std::size_t f = 0; f < ring_finders_.size(); ++f)
     name_rings(f, updated);
   recall_names(updated);
@@ -300,16 +300,22 @@ Expected<int, std::string> Pipeline::name_near(cv::Point2d near_in, const std::s
   return it->marker_id;
 }
 
-void Pipeline::apply_pending_names(const std::vector<char>& updated) {
+void Pipeline::apply_pending_names(const std::vector<char>& updated, double time_s) {
   constexpr double kNameWithinIn = 3.0;
-  std::erase_if(pending_names_, [&](const PendingName& p) {
+  // A name typed for a base the camera has not found yet would otherwise go to the nearest
+  // ring seen, a neighbour in a packed group 2.3" away, for good (a name the player gave is
+  // not undone by codes).
+  std::erase_if(pending_names_, [&](PendingName& p) {
     // The finder whose codes hold this base's (its ring's size and style).
     std::size_t f = 0;
     while (f < ring_codes_.size() && std::find(ring_codes_[f].begin(), ring_codes_[f].end(),
                                                p.marker_id) == ring_codes_[f].end())
       ++f;
     if (f == ring_codes_.size()) return true;
-    const std::size_t best = nearest_seen_ring(f, p.near_in, kNameWithinIn, updated, false);
+    if (!p.since_s) p.since_s = time_s;
+    const bool waited = time_s - *p.since_s >= kNameWaitS - 1e-6;  // frame times: 0.1 s steps
+    const double within = waited ? kNameWithinIn : ring_finders_[f].diameter_in() / 2;
+    const std::size_t best = nearest_seen_ring(f, p.near_in, within, updated, false);
     if (best == ring_tracks_.size()) return false;  // not seen yet: waits
     for (auto& t : ring_tracks_) {
       if (t.id == p.marker_id) {

@@ -6,6 +6,7 @@
 #include <opencv2/core.hpp>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,14 +84,15 @@ class Pipeline {
            RingIdentityOptions rings = {});
   PipelineResult process(const cv::Mat& image, std::int64_t frame, double time_s);
   /// The player names a ring the camera cannot name (its code hidden, or not the one in the
-  /// map): the ring seen nearest `near_in` (within 3", table inches), now or when it is first
-  /// seen, is reported as `figure`'s base while it is followed (moving, turning, hidden up to
-  /// RingIdentityOptions::forget_s), whatever its code reads; a ring named so by its code gives
-  /// the name up. Lost for longer, the name comes back to a ring that shows again within an
-  /// inch of where it was last seen and that its code does not name (a base under a hand for
-  /// a while), until the figure's code is read on another ring or the player names again.
-  /// Gives the figure's marker id, or why not: a figure not in the map, or whose base carries a
-  /// square marker (named by the marker itself).
+  /// map): the ring seen where `near_in` points (its centre within the ring's radius of the
+  /// point, table inches) from the next frame it is seen in, or, when the point is rougher, the
+  /// ring seen nearest it within 3" once the name has waited a second, is reported as `figure`'s
+  /// base while it is followed (moving, turning, hidden up to RingIdentityOptions::forget_s),
+  /// whatever its code reads; a ring named so by its code gives the name up. Lost for longer, the
+  /// name comes back to a ring that shows again within an inch of where it was last seen and that
+  /// its code does not name (a base under a hand for a while), until the figure's code is read on
+  /// another ring or the player names again. Gives the figure's marker id, or why not: a figure not
+  /// in the map, or whose base carries a square marker (named by the marker itself).
   Expected<int, std::string> name_near(cv::Point2d near_in, const std::string& figure);
   [[nodiscard]] const calib::TablePlane& plane() const { return plane_; }
   [[nodiscard]] const BaseMap& map() const { return map_; }
@@ -130,8 +132,13 @@ class Pipeline {
   struct PendingName {
     cv::Point2d near_in;
     int marker_id = -1;
+    std::optional<double> since_s;  // the first frame it waited at
   };
-  void apply_pending_names(const std::vector<char>& updated);
+  // A name the player gave goes to the ring seen where it points (its centre within the ring's
+  // radius of the point) at once, otherwise, once it has waited kNameWaitS, to the ring seen
+  // nearest the point within 3".
+  static constexpr double kNameWaitS = 1.0;
+  void apply_pending_names(const std::vector<char>& updated, double time_s);
   // A ring the player named that the camera lost for longer than forget_s: where it was last
   // seen, so that the name comes back when it shows there again (a hand held over it, a figure
   // leaning across it) unnamed by its code.

@@ -260,7 +260,8 @@ TEST(SetupCli, TrackReportsARingTheMapDoesNotNameAsUnnamed) {
 
 // The player names a ring the camera cannot name by where it stands: Gridlock's ring carries
 // code 1, the map says 5 (a sticker from another sheet). With --name it is reported as
-// Gridlock; a figure the map lacks, or a malformed --name, is refused with the reason.
+// Gridlock: at once where the point falls on it, after a second for a rougher point; a figure the
+// map lacks, or a malformed --name, is refused with the reason.
 TEST(SetupCli, TrackNamesARingTheCameraCannotNameWithName) {
   testing::TempDir dir;
   std::ofstream(dir.file("wrong_code.yaml"))
@@ -274,11 +275,26 @@ TEST(SetupCli, TrackNamesARingTheCameraCannotNameWithName) {
   EXPECT_NE(unnamed.out.substr(unnamed.out.rfind("frame 5")).find("(unnamed)    ( 40.00,  30.00)"),
             std::string::npos)
       << unnamed.out;
-  const CliRun named = duels(args + " --name Gridlock@41,29");
+  // Where it stands (within its radius of the point): named from the frame it is first seen.
+  const CliRun named = duels(args + " --name Gridlock@40.5,29.5");
   ASSERT_EQ(named.exit_code, 0) << named.out;
   const std::string last = named.out.substr(named.out.rfind("frame 5"));
   EXPECT_NE(last.find("Gridlock     ( 40.00,  30.00) in"), std::string::npos) << last;
   EXPECT_EQ(last.find("(unnamed)"), std::string::npos) << last;
+  // A rougher point (1.4" off): the name waits a second (frame 10 at 10 fps), then goes to the
+  // ring seen nearest it.
+  const CliRun rough = duels("track --source synthetic:demo_rings --bases " +
+                             dir.file("wrong_code.yaml") + " --frames 11 --name Gridlock@41,29");
+  ASSERT_EQ(rough.exit_code, 0) << rough.out;
+  const std::size_t at9 = rough.out.rfind("frame 9 ");
+  const std::size_t at10 = rough.out.rfind("frame 10 ");
+  ASSERT_NE(at9, std::string::npos) << rough.out;
+  ASSERT_NE(at10, std::string::npos) << rough.out;
+  const std::string waiting = rough.out.substr(at9, at10 - at9);
+  EXPECT_NE(waiting.find("(unnamed)    ( 40.00,  30.0"), std::string::npos) << waiting;
+  EXPECT_EQ(waiting.find("Gridlock"), std::string::npos) << waiting;
+  EXPECT_NE(rough.out.substr(at10).find("Gridlock     ( 40.00,  30.0"), std::string::npos)
+      << rough.out.substr(at10);
   const CliRun nobody = duels(args + " --name Nobody@41,29", true);
   EXPECT_NE(nobody.exit_code, 0);
   EXPECT_NE(nobody.out.find("no base of 'Nobody' in the base map"), std::string::npos)
