@@ -202,6 +202,17 @@ void add_track(CLI::App& root) {
           !(in >> std::ws).eof()) {
         throw UsageError(fmt::format("--name '{}': expected FIGURE@X,Y, e.g. Razor@12,10", n));
       }
+      // A point farther than 3" off the table can name no base (a name goes to a base within
+      // 3" of its point): a typo, told now rather than waited on for ever.
+      const calib::TableGeometry& table = plane->table();
+      constexpr double kReachIn = 3.0;
+      if (!(x >= -kReachIn && x <= table.width_in + kReachIn && y >= -kReachIn &&
+            y <= table.depth_in + kReachIn)) {
+        throw UsageError(fmt::format(
+            "--name '{}': ({}, {}) is off the table: it is {} x {} in, (0, 0) at the near-left "
+            "corner",
+            n, x, y, table.width_in, table.depth_in));
+      }
       names.emplace_back(n.substr(0, at), cv::Point2d(x, y));
     }
     if (opts->markerless) {

@@ -261,7 +261,7 @@ TEST(SetupCli, TrackReportsARingTheMapDoesNotNameAsUnnamed) {
 // The player names a ring the camera cannot name by where it stands: Gridlock's ring carries
 // code 1, the map says 5 (a sticker from another sheet). With --name it is reported as
 // Gridlock: at once where the point falls on it, after a second for a rougher point; a figure the
-// map lacks, or a malformed --name, is refused with the reason.
+// map lacks, a malformed --name, or a point off the table, is refused with the reason.
 TEST(SetupCli, TrackNamesARingTheCameraCannotNameWithName) {
   testing::TempDir dir;
   std::ofstream(dir.file("wrong_code.yaml"))
@@ -302,6 +302,12 @@ TEST(SetupCli, TrackNamesARingTheCameraCannotNameWithName) {
   const CliRun malformed = duels(args + " --name Gridlock@41", true);
   EXPECT_NE(malformed.exit_code, 0);
   EXPECT_NE(malformed.out.find("expected FIGURE@X,Y"), std::string::npos) << malformed.out;
+  // A point no base can stand near (off the 60" table by more than the 3" a name reaches).
+  const CliRun off = duels(args + " --name Gridlock@70,29", true);
+  EXPECT_NE(off.exit_code, 0);
+  EXPECT_NE(off.out.find("--name 'Gridlock@70,29': (70, 29) is off the table: it is 60 x 60 in"),
+            std::string::npos)
+      << off.out;
 }
 
 }  // namespace
