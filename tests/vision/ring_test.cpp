@@ -850,6 +850,21 @@ TEST(RingFinder, LooksForNoRingInsideAnExcludedRegion) {
 }
 
 // The close-up scene of six two-band rings (table 4), its first frame rendered.
+// Where base `id` stands in a frame's truth (it must be there).
+cv::Point2d truth_centre(const FrameTruth& truth, int id) {
+  return std::find_if(truth.bases.begin(), truth.bases.end(),
+                      [&](const auto& b) { return b.marker_id == id; })
+      ->centre_in;
+}
+
+// Base `id` as the pipeline reports it, seen in this frame (not stale); nullptr when it is not.
+const TrackedBase* reported(const TableState& s, int id) {
+  for (const auto& b : s.bases) {
+    if (b.marker_id == id && !b.stale()) return &b;
+  }
+  return nullptr;
+}
+
 struct CloseUpRings {
   SceneSpec spec = close_up_scene(BaseTargetKind::kRing2, 6, 0, 4);
   SceneRenderer renderer{spec};
@@ -866,7 +881,7 @@ TEST(Pipeline, LooksForNoRingOnTheTableMarkersOfItsOptions) {
   const cv::Mat& img = scene.img;
   ASSERT_GE(truth.bases.size(), 3U);
   const cv::Point2d c = truth.bases[0].centre_in;
-  const auto reported = [&](const RingIdentityOptions& rings) {
+  const auto ids_reported = [&](const RingIdentityOptions& rings) {
     Pipeline p(scene.renderer.plane(), base_map_from_scene(scene.spec), {}, {}, {}, rings);
     std::vector<int> ids;
     for (int f = 0; f < 3; ++f) {
@@ -881,8 +896,8 @@ TEST(Pipeline, LooksForNoRingOnTheTableMarkersOfItsOptions) {
   calib::MarkerLayout layout;
   layout.markers.push_back({7, c, 1.0});  // a 1" table marker under base 0's centre
   masked.table_markers_in = table_markers_of(layout);
-  const std::vector<int> all = reported({});
-  const std::vector<int> some = reported(masked);
+  const std::vector<int> all = ids_reported({});
+  const std::vector<int> some = ids_reported(masked);
   EXPECT_EQ(all.size(), truth.bases.size());
   EXPECT_TRUE(std::find(all.begin(), all.end(), truth.bases[0].marker_id) != all.end());
   EXPECT_TRUE(std::find(some.begin(), some.end(), truth.bases[0].marker_id) == some.end());
@@ -938,17 +953,7 @@ TEST(Pipeline, APlayerNamesARingTheCameraCannotName) {
   const std::string third_figure = map.bases[2].figure;
   map.bases[0].marker_id = ring_code_count(RingStyle::kTwoBand) - 1;  // on no ring in view
   const int renamed = map.bases[0].marker_id;
-  const auto truth_of = [&](int id) {
-    return std::find_if(truth.bases.begin(), truth.bases.end(),
-                        [&](const auto& b) { return b.marker_id == id; })
-        ->centre_in;
-  };
-  const auto reported = [](const TableState& s, int id) -> const TrackedBase* {
-    for (const auto& b : s.bases) {
-      if (b.marker_id == id && !b.stale()) return &b;
-    }
-    return nullptr;
-  };
+  const auto truth_of = [&](int id) { return truth_centre(truth, id); };
   const auto run = [&](Pipeline& p, int from, int frames) {
     TableState state;
     for (int f = from; f < from + frames; ++f)
@@ -1023,11 +1028,7 @@ TEST(Pipeline, APlayersNameGoesAtOnceOnlyToARingWhereItPoints) {
   SceneRenderer renderer(spec);
   FrameTruth truth;
   const cv::Mat all = renderer.render(0, &truth);
-  const auto truth_at = [&](int id) {
-    return std::find_if(truth.bases.begin(), truth.bases.end(),
-                        [&](const auto& b) { return b.marker_id == id; })
-        ->centre_in;
-  };
+  const auto truth_at = [&](int id) { return truth_centre(truth, id); };
   const auto nearest_other = [&](cv::Point2d at, int id) {
     double d = 1e9;
     for (const auto& b : truth.bases) {
@@ -1066,12 +1067,6 @@ TEST(Pipeline, APlayersNameGoesAtOnceOnlyToARingWhereItPoints) {
   SceneSpec without_a = spec;
   std::erase_if(without_a.bases, [&](const SceneBaseSpec& b) { return b.marker_id == a; });
   const cv::Mat before = SceneRenderer(without_a).render(0);
-  const auto reported = [](const TableState& s, int id) -> const TrackedBase* {
-    for (const auto& b : s.bases) {
-      if (b.marker_id == id && !b.stale()) return &b;
-    }
-    return nullptr;
-  };
   Pipeline p(renderer.plane(), map, {}, {}, {}, {});
   ASSERT_TRUE(p.name_near(truth_at(a), a_figure).has_value());
   // C named 1.5" off towards the table's centre, no other base within 3" of that point.
