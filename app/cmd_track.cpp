@@ -14,6 +14,7 @@
 #include "calib/camera_file.hpp"
 #include "common/error.hpp"
 #include "vision/markerless.hpp"
+#include "vision/naming.hpp"
 #include "vision/pipeline.hpp"
 #include "vision/render.hpp"
 #include "vision/source.hpp"
@@ -202,10 +203,10 @@ void add_track(CLI::App& root) {
           !(in >> std::ws).eof()) {
         throw UsageError(fmt::format("--name '{}': expected FIGURE@X,Y, e.g. Razor@12,10", n));
       }
-      // A point farther than 3" off the table can name no base (a name goes to a base within
-      // 3" of its point): a typo, told now rather than waited on for ever.
+      // A point farther than a name reaches off the table can name no base: a typo, told now
+      // rather than waited on for ever.
       const calib::TableGeometry& table = plane->table();
-      constexpr double kReachIn = 3.0;
+      constexpr double kReachIn = vision::kNameReachIn;
       if (!(x >= -kReachIn && x <= table.width_in + kReachIn && y >= -kReachIn &&
             y <= table.depth_in + kReachIn)) {
         throw UsageError(fmt::format(

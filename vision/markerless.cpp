@@ -9,6 +9,7 @@
 #include <string>
 
 #include "calib/detect.hpp"
+#include "vision/naming.hpp"
 
 namespace duels::vision {
 
@@ -317,13 +318,13 @@ TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame,
     for (std::size_t k = 0; k < pending_.size(); ++k) {
       PendingName& p = pending_[k];
       double d = cv::norm(observations[i].centre_in - p.near_in);
-      if (d <= 3.0) {
+      if (d <= kNameReachIn) {
         const auto [seen, inserted] = p.near.try_emplace(id, d);
         if (!inserted) seen->second = std::min(seen->second, d);
       }
       if (const auto seen = p.near.find(id); seen != p.near.end()) d = seen->second;
-      const bool waited = time_s - *p.since_s >= kNameWaitS - 1e-6;  // frame times: 0.1 s steps
-      if (d <= options_.radius_in || (waited && d <= 3.0)) pairs.push_back({d, i, k});
+      if (d <= options_.radius_in || (name_has_waited(*p.since_s, time_s) && d <= kNameReachIn))
+        pairs.push_back({d, i, k});
     }
   }
   std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });

@@ -121,11 +121,8 @@ class MarkerlessPipeline {
     cv::Point2d near_in;
     std::string figure;
     std::optional<double> since_s;  ///< the first frame it waited at
-    std::map<int, double> near;     ///< bases seen within 3" while it waited: their nearest
+    std::map<int, double> near;     ///< bases seen within reach while it waited: their nearest
   };
-  /// How long a name waits for a base within a radius of its point before one within 3"
-  /// takes it.
-  static constexpr double kNameWaitS = 1.0;
   DiscOptions options_;
   calib::TablePlane plane_;
   DiscFinder finder_;

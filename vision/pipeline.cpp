@@ -10,6 +10,7 @@
 
 #include "calib/camera_file.hpp"
 #include "calib/detect.hpp"
+#include "vision/naming.hpp"
 
 namespace duels::vision {
 
@@ -301,7 +302,6 @@ Expected<int, std::string> Pipeline::name_near(cv::Point2d near_in, const std::s
 }
 
 void Pipeline::apply_pending_names(const std::vector<char>& updated, double time_s) {
-  constexpr double kNameWithinIn = 3.0;
   // A name typed for a base the camera has not found yet would otherwise go to the nearest
   // ring seen, a neighbour in a packed group 2.3" away, for good (a name the player gave is
   // not undone by codes).
@@ -313,8 +313,8 @@ void Pipeline::apply_pending_names(const std::vector<char>& updated, double time
       ++f;
     if (f == ring_codes_.size()) return true;
     if (!p.since_s) p.since_s = time_s;
-    const bool waited = time_s - *p.since_s >= kNameWaitS - 1e-6;  // frame times: 0.1 s steps
-    const double within = waited ? kNameWithinIn : ring_finders_[f].diameter_in() / 2;
+    const double within =
+        name_has_waited(*p.since_s, time_s) ? kNameReachIn : ring_finders_[f].diameter_in() / 2;
     const std::size_t best = nearest_seen_ring(f, p.near_in, within, updated, false);
     if (best == ring_tracks_.size()) return false;  // not seen yet: waits
     for (auto& t : ring_tracks_) {

@@ -135,9 +135,8 @@ class Pipeline {
     std::optional<double> since_s;  // the first frame it waited at
   };
   // A name the player gave goes to the ring seen where it points (its centre within the ring's
-  // radius of the point) at once, otherwise, once it has waited kNameWaitS, to the ring seen
-  // nearest the point within 3".
-  static constexpr double kNameWaitS = 1.0;
+  // radius of the point) at once, otherwise, once it has waited, to the ring seen nearest the
+  // point within reach (vision/naming.hpp).
   void apply_pending_names(const std::vector<char>& updated, double time_s);
   // A ring the player named that the camera lost for longer than forget_s: where it was last
   // seen, so that the name comes back when it shows there again (a hand held over it, a figure

@@ -1,0 +1,23 @@
+#pragma once
+/// @file How a name the player gives reaches a base, the same in ring, marker and markerless
+/// mode: a base whose centre lies within its radius of the point takes the name at once (the
+/// player pointed at it); otherwise, once the name has waited kNameWaitS, the base seen nearest
+/// the point within kNameReachIn (a point typed roughly). A point farther than kNameReachIn off
+/// the table can name no base.
+
+namespace duels::vision {
+
+/// How far from its point a name reaches, in inches.
+inline constexpr double kNameReachIn = 3.0;
+
+/// How long a name waits for a base where it points before the nearest one within reach
+/// takes it, in seconds.
+inline constexpr double kNameWaitS = 1.0;
+
+/// Whether a name waiting since `since_s` has waited long enough at `time_s` (frame times come
+/// in steps such as 0.1 s, whose sums are not exact).
+[[nodiscard]] constexpr bool name_has_waited(double since_s, double time_s) {
+  return time_s - since_s >= kNameWaitS - 1e-6;
+}
+
+}  // namespace duels::vision
