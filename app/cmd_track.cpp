@@ -22,7 +22,8 @@
 namespace duels::app {
 namespace {
 
-nlohmann::json state_json(const vision::TableState& s) {
+nlohmann::json state_json(const vision::TableState& s,
+                          const std::vector<vision::WaitingName>& waiting) {
   nlohmann::json j;
   j["frame"] = s.frame;
   j["time_s"] = s.time_s;
@@ -54,10 +55,14 @@ nlohmann::json state_json(const vision::TableState& s) {
                             {"radius_in", u.radius_in},
                             {"frames", u.frames}});
   }
+  j["waiting_names"] = nlohmann::json::array();
+  for (const auto& w : waiting) {
+    j["waiting_names"].push_back({{"figure", w.figure}, {"near_in", {w.near_in.x, w.near_in.y}}});
+  }
   return j;
 }
 
-void print_text(const vision::TableState& s) {
+void print_text(const vision::TableState& s, const std::vector<vision::WaitingName>& waiting) {
   std::cout << fmt::format("frame {} t={:.2f}s\n", s.frame, s.time_s);
   for (const auto& b : s.bases) {
     std::cout << fmt::format("  {:<12} ({:6.2f}, {:6.2f}) in  {}{}\n", b.figure, b.centre_in.x,
@@ -68,6 +73,11 @@ void print_text(const vision::TableState& s) {
     std::cout << fmt::format(
         "  {:<12} ({:6.2f}, {:6.2f}) in  a base not named: its code unread, or not in the map\n",
         "(unnamed)", u.centre_in.x, u.centre_in.y);
+  }
+  for (const auto& w : waiting) {
+    std::cout << fmt::format(
+        "  {:<12} ({:6.2f}, {:6.2f}) in  name waiting: no base seen there yet\n", w.figure,
+        w.near_in.x, w.near_in.y);
   }
   for (const auto& p : s.pairs) {
     std::cout << fmt::format("  {} - {}: gap {:.2f} in, line of fire {}\n", p.a, p.b, p.gap_in,
@@ -256,10 +266,12 @@ void add_track(CLI::App& root) {
       const vision::TableState state =
           markerless ? markerless->process(frame.image, frame.index, frame.time_s)
                      : pipeline->process(frame.image, frame.index, frame.time_s).state;
+      const std::vector<vision::WaitingName> waiting =
+          markerless ? markerless->waiting_names() : pipeline->waiting_names();
       if (opts->json) {
-        std::cout << state_json(state).dump() << "\n";
+        std::cout << state_json(state, waiting).dump() << "\n";
       } else {
-        print_text(state);
+        print_text(state, waiting);
       }
       ++done;
     }

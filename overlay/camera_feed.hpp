@@ -83,8 +83,9 @@ class CameraFeed {
   /// The width (pixels) the window shows the picture at: later pictures are scaled to it on
   /// the vision thread (never above max_picture_width_px), so the window draws them 1:1.
   void set_display_width(int px) { display_width_.store(px); }
-  /// The player names the ring standing nearest `near_in` (within 3", table inches) as
-  /// `figure`'s base (vision::Pipeline::name_near), from the next frame on; a refusal is told
+  /// The player names the ring at `near_in` (table inches) as `figure`'s base from the next
+  /// frame it is seen in (vision::Pipeline::name_near: the ring seen where the point lies, or,
+  /// once the name has waited a second, the one seen nearest it within 3"); a refusal is told
   /// in the snapshot's naming_problem.
   void name_base(cv::Point2d near_in, std::string figure);
   void stop();

@@ -270,6 +270,13 @@ void MarkerlessPipeline::name_near(cv::Point2d near_in, std::string figure) {
   pending_.push_back({near_in, std::move(figure)});
 }
 
+std::vector<WaitingName> MarkerlessPipeline::waiting_names() const {
+  std::vector<WaitingName> out;
+  for (const PendingName& p : pending_)
+    out.push_back({p.figure, p.near_in});
+  return out;
+}
+
 TableState MarkerlessPipeline::process(const cv::Mat& image, std::int64_t frame, double time_s) {
   std::vector<cv::Point2d> hints;
   for (const auto& b : last_)

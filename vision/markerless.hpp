@@ -16,6 +16,7 @@
 
 #include "calib/table.hpp"
 #include "vision/markers.hpp"
+#include "vision/naming.hpp"
 #include "vision/ring.hpp"
 #include "vision/tracker.hpp"
 
@@ -112,6 +113,8 @@ class MarkerlessPipeline {
   /// roughly; a base seen so while it waited keeps its claim if it moved away since); a base
   /// named "base N" before is renamed. Bases not named are "base 1000", "base 1001", …
   void name_near(cv::Point2d near_in, std::string figure);
+  /// The names given by name_near that no base has taken yet, in the order given.
+  [[nodiscard]] std::vector<WaitingName> waiting_names() const;
   TableState process(const cv::Mat& image, std::int64_t frame, double time_s);
   /// The discs found in the last frame processed (table inches), named or not.
   [[nodiscard]] const std::vector<cv::Point2d>& last_discs() const { return last_discs_; }

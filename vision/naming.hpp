@@ -5,7 +5,18 @@
 /// the point within kNameReachIn (a point typed roughly). A point farther than kNameReachIn off
 /// the table can name no base.
 
+#include <opencv2/core/types.hpp>
+
+#include <string>
+
 namespace duels::vision {
+
+/// A name the player gave that no base has taken yet: no base seen where it points (nor, once
+/// it has waited, within reach).
+struct WaitingName {
+  std::string figure;
+  cv::Point2d near_in;  ///< the table point it was given at, inches
+};
 
 /// How far from its point a name reaches, in inches.
 inline constexpr double kNameReachIn = 3.0;

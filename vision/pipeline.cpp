@@ -301,6 +301,16 @@ Expected<int, std::string> Pipeline::name_near(cv::Point2d near_in, const std::s
   return it->marker_id;
 }
 
+std::vector<WaitingName> Pipeline::waiting_names() const {
+  std::vector<WaitingName> out;
+  for (const PendingName& p : pending_names_) {
+    const auto it = std::find_if(map_.bases.begin(), map_.bases.end(),
+                                 [&](const BaseMarker& b) { return b.marker_id == p.marker_id; });
+    if (it != map_.bases.end()) out.push_back({it->figure, p.near_in});
+  }
+  return out;
+}
+
 void Pipeline::apply_pending_names(const std::vector<char>& updated, double time_s) {
   // A name typed for a base the camera has not found yet would otherwise go to the nearest
   // ring seen, a neighbour in a packed group 2.3" away, for good (a name the player gave is

@@ -13,6 +13,7 @@
 #include "calib/table.hpp"
 #include "common/error.hpp"
 #include "vision/markers.hpp"
+#include "vision/naming.hpp"
 #include "vision/ring.hpp"
 #include "vision/scene.hpp"
 #include "vision/tracker.hpp"
@@ -94,6 +95,8 @@ class Pipeline {
   /// another ring or the player names again. Gives the figure's marker id, or why not: a figure not
   /// in the map, or whose base carries a square marker (named by the marker itself).
   Expected<int, std::string> name_near(cv::Point2d near_in, const std::string& figure);
+  /// The names given by name_near that no ring has taken yet, in the order given.
+  [[nodiscard]] std::vector<WaitingName> waiting_names() const;
   [[nodiscard]] const calib::TablePlane& plane() const { return plane_; }
   [[nodiscard]] const BaseMap& map() const { return map_; }
   /// The part of the picture where the map's smallest marker is small (empty when none is).

@@ -292,9 +292,30 @@ TEST(SetupCli, TrackNamesARingTheCameraCannotNameWithName) {
   ASSERT_NE(at10, std::string::npos) << rough.out;
   const std::string waiting = rough.out.substr(at9, at10 - at9);
   EXPECT_NE(waiting.find("(unnamed)    ( 40.00,  30.0"), std::string::npos) << waiting;
-  EXPECT_EQ(waiting.find("Gridlock"), std::string::npos) << waiting;
+  // Until then the name is listed as waiting where it was given.
+  EXPECT_NE(waiting.find("Gridlock     ( 41.00,  29.00) in  name waiting: no base seen there yet"),
+            std::string::npos)
+      << waiting;
+  EXPECT_EQ(waiting.find("Gridlock     ( 40.00"), std::string::npos) << waiting;
   EXPECT_NE(rough.out.substr(at10).find("Gridlock     ( 40.00,  30.0"), std::string::npos)
       << rough.out.substr(at10);
+  EXPECT_EQ(rough.out.substr(at10).find("name waiting"), std::string::npos)
+      << rough.out.substr(at10);
+  // A point on the table where no base stands: the name waits, and says so, every frame (JSON:
+  // `waiting_names`); Gridlock's ring stays unnamed.
+  const CliRun nowhere = duels(args + " --json --name Gridlock@55,5");
+  ASSERT_EQ(nowhere.exit_code, 0) << nowhere.out;
+  std::string final_json = nowhere.out;
+  while (!final_json.empty() && final_json.back() == '\n')
+    final_json.pop_back();
+  final_json = final_json.substr(final_json.rfind('\n') + 1);
+  const auto j = nlohmann::json::parse(final_json);
+  ASSERT_EQ(j.at("frame"), 5) << final_json;
+  ASSERT_EQ(j.at("waiting_names").size(), 1U) << final_json;
+  EXPECT_EQ(j["waiting_names"][0]["figure"], "Gridlock");
+  EXPECT_EQ(j["waiting_names"][0]["near_in"][0].get<double>(), 55);
+  EXPECT_EQ(j["waiting_names"][0]["near_in"][1].get<double>(), 5);
+  EXPECT_EQ(j.at("unnamed").size(), 1U) << final_json;
   const CliRun nobody = duels(args + " --name Nobody@41,29", true);
   EXPECT_NE(nobody.exit_code, 0);
   EXPECT_NE(nobody.out.find("no base of 'Nobody' in the base map"), std::string::npos)

@@ -446,11 +446,17 @@ TEST(Markerless, ARoughPointNamesTheNearestBaseAfterASecond) {
     const std::optional<cv::Point2d> g = named_at(state, "Gridlock");
     ASSERT_TRUE(g) << "frame " << i;
     EXPECT_LT(cv::norm(*g - *truth_of(truth, "Gridlock")), 0.25);
+    const std::vector<WaitingName> waiting = pipeline.waiting_names();
     if (truth.time_s < 1.0) {
       EXPECT_FALSE(r) << "frame " << i << " at " << truth.time_s << " s";
+      // Razor's name is told as waiting, at the point it was given.
+      ASSERT_EQ(waiting.size(), 1U) << "frame " << i;
+      EXPECT_EQ(waiting[0].figure, "Razor");
+      EXPECT_EQ(waiting[0].near_in, *razor + cv::Point2d(0, 2.0));
     } else {
       ASSERT_TRUE(r) << "frame " << i << " at " << truth.time_s << " s";
       EXPECT_LT(cv::norm(*r - *truth_of(truth, "Razor")), 0.25);
+      EXPECT_TRUE(waiting.empty()) << "frame " << i;
       break;
     }
   }

@@ -1093,6 +1093,16 @@ TEST(Pipeline, APlayersNameGoesAtOnceOnlyToARingWhereItPoints) {
       ASSERT_NE(rc, nullptr) << "frame " << f;
       EXPECT_LT(cv::norm(rc->centre_in - truth_at(c)), 0.05) << "frame " << f;
     }
+    // The names not given yet are told, where they were given.
+    std::vector<std::string> waiting;
+    for (const WaitingName& w : p.waiting_names()) {
+      waiting.push_back(w.figure);
+      EXPECT_EQ(w.near_in, w.figure == c_figure ? rough : truth_at(a)) << "frame " << f;
+    }
+    std::vector<std::string> expected;
+    if (!ra) expected.push_back(a_figure);
+    if (!rc) expected.push_back(c_figure);
+    EXPECT_EQ(waiting, expected) << "frame " << f;
   }
 }
 
