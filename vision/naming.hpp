@@ -1,9 +1,9 @@
 #pragma once
-/// @file How a name the player gives reaches a base, the same in ring, marker and markerless
-/// mode: a base whose centre lies within its radius of the point takes the name at once (the
-/// player pointed at it); otherwise, once the name has waited kNameWaitS, the base seen nearest
-/// the point within kNameReachIn (a point typed roughly). A point farther than kNameReachIn off
-/// the table can name no base.
+/// @file How a name the player gives reaches a base, the same in ring and markerless mode
+/// (square markers name their bases themselves): a base whose centre lies within its radius of the
+/// point takes the name at once (the player pointed at it); otherwise, once the name has waited
+/// kNameWaitS, the base seen nearest the point within kNameReachIn (a point typed roughly). A point
+/// farther than kNameReachIn off the table can name no base.
 
 #include <opencv2/core/types.hpp>
 
