@@ -119,7 +119,8 @@ void add_track(CLI::App& root) {
   cmd->add_option("--name", opts->names,
                   "FIGURE@X,Y names the base at table point X,Y (within its radius; a rougher "
                   "point: the base seen nearest it within 3\", after a second): markerless, each "
-                  "base; with rings, a ring the camera cannot name; repeat for each figure");
+                  "base; with rings, a ring the camera cannot name; repeat for each figure (listed "
+                  "as waiting until a base takes it)");
   cmd->add_option("--calib", opts->calib,
                   "calibration file with a table registration (synthetic sources default to "
                   "the scene's exact camera)");
