@@ -849,7 +849,6 @@ TEST(RingFinder, LooksForNoRingInsideAnExcludedRegion) {
     EXPECT_EQ(near(some, truth.bases[i].centre_in), near(all, truth.bases[i].centre_in)) << i;
 }
 
-// The close-up scene of six two-band rings (table 4), its first frame rendered.
 // Where base `id` stands in a frame's truth (it must be there).
 cv::Point2d truth_centre(const FrameTruth& truth, int id) {
   return std::find_if(truth.bases.begin(), truth.bases.end(),
@@ -865,6 +864,7 @@ const TrackedBase* reported(const TableState& s, int id) {
   return nullptr;
 }
 
+// The close-up scene of six two-band rings (table 4), its first frame rendered.
 struct CloseUpRings {
   SceneSpec spec = close_up_scene(BaseTargetKind::kRing2, 6, 0, 4);
   SceneRenderer renderer{spec};
