@@ -462,6 +462,19 @@ TEST(Coverage, FarCellsAreReadThroughTheBlurAndNoRingsSwapNames) {
   bench_seeds("720p 60deg", 36, 1);
 }
 
+// Seed 10 of the 720p 60° scenario: far base 11, 91 % of its ring in view and fitted in every
+// frame, was never named. Across the table's depth its white rim is under a pixel deep, and
+// the blur greyed it between a black cell and the base's dark side: the rim in front of the
+// code read as if a figure stood there, and nearly every code sample (the line through it away
+// from the camera crosses that rim) was distrusted — under 2 cells of evidence a frame, every
+// code alike. The rim is now read through the blur as the bands are (the blurred profile along
+// each radius): its own code 6.8 cells against 5.4 for the next, named from the second frame,
+// 15 of 16 (14 before).
+TEST(Coverage, ANarrowRimIsReadThroughTheBlur) {
+  const CoverageResult r = bench_seeds("720p 60deg", 10, 1);
+  EXPECT_GE(r.found_total(), 15) << r.found_total() << "/" << r.all_total();
+}
+
 // Seed 29 of the 720p 60° scenario: a ring seen in one frame only, fitted loosely, read
 // another base's code and was named with it for that frame. Such a ring is named once it is
 // seen again (or at once by three times the usual margin, below).
@@ -620,12 +633,13 @@ TEST(Coverage, NoRingFittedOnFiguresTakesAName) {
 }
 
 // "Named in every frame" counts a base only when it was named at its place in each of the last
-// `steady_frames` frames. Table 13 of the 720p 70° camera over 10 frames: its far base 0, half
-// hidden, is named at the search frames only (frames 0 and 5: between searches its loose fit
-// is measured under a whole ring's rules and fails), base 4 not at all, and bases 3 and 5 only
-// from the fourth frame on. The last frame names 14 of 16; all ten frames, 12.
+// `steady_frames` frames. Table 1 of the 720p 70° camera over 10 frames: the last frame names
+// all 16 bases; two of them are not named in every one of the ten frames, so all ten frames
+// name 14. (This test used table 13, whose bases 3 and 5 were named only from the fourth frame
+// on; since the rim is read through the blur they are named from the first, and that table's
+// counts no longer differ.)
 TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
-  std::optional<CoverageScenario> sc = bench_table("720p 70deg", 13, 10);
+  std::optional<CoverageScenario> sc = bench_table("720p 70deg", 1, 10);
   ASSERT_TRUE(sc);
   const auto run = [&](int steady) {
     sc->steady_frames = steady;
@@ -636,10 +650,10 @@ TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
   };
   const CoverageResult last = run(1);
   EXPECT_EQ(last.every_frame, last.found);
-  EXPECT_EQ(last.found_total(), 14);
+  EXPECT_EQ(last.found_total(), 16);
   const CoverageResult all = run(10);
   EXPECT_EQ(all.found, last.found);
-  EXPECT_EQ(all.every_frame_total(), 12);
+  EXPECT_EQ(all.every_frame_total(), 14);
 }
 
 // Every base of the table named at its place in each of the scenario's last `steady_frames`
