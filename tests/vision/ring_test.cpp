@@ -736,7 +736,8 @@ TEST(Coverage, ARingThatReadsNoCodeIsNamedByExclusionOnlyOnceBelieved) {
 }
 
 // Table 10 of the flat 720p camera watched for 3 seconds (30 frames): base 12 stands behind
-// base 11, its code band hidden mostly by its own figure; neither ring reads a code of its own.
+// base 11, its code band hidden mostly by its own figure; neither ring read a code of its own
+// (base 11 does since its rim is read through the blur: ANarrowRimIsReadThroughTheBlur).
 // From the 15th frame the two were named 12 and 11, both more than 1" off: base 12's cells,
 // read through its figure, read against 12 (0.90 cells, its median 1.80), and that alone
 // decided the pair. Two such rings are now named by exclusion only when each reads its own
