@@ -711,10 +711,11 @@ const RadialFit& radial_fit(double sigma_r) {
 
 // `inner_px` / `rim_px`: each sample's point at 0.5 R and 0.9 R in the picture; `level`: the
 // outer band's samples, then the inner band's (`bands` 1: the one band's), replaced where the
-// radius lies in the picture; `rim`: the white rim's fitted level there (−1 elsewhere).
+// radius lies in the picture; `rim`, when given: the white rim's sampled levels, replaced by its
+// fitted level where the radius lies in the picture and the rim was sampled (not −1).
 void unmix_bands(const cv::Mat& gray, const std::vector<std::optional<cv::Point2d>>& inner_px,
                  const std::vector<std::optional<cv::Point2d>>& rim_px, int bands,
-                 std::vector<double>& level, std::vector<double>& rim) {
+                 std::vector<double>& level, std::vector<double>* rim) {
   const std::size_t m = inner_px.size();
   std::vector<std::array<double, kRadial>> ys(m);
   std::vector<double> px_per_r(m, 0);  // 0: not in the picture
@@ -761,7 +762,7 @@ void unmix_bands(const cv::Mat& gray, const std::vector<std::optional<cv::Point2
   for (std::size_t j = 0; j < m; ++j) {
     if (px_per_r[j] <= 0) continue;
     solve(j, sigma, x);
-    rim[j] = std::clamp(x[3], 0.0, 255.0);
+    if (rim && (*rim)[j] >= 0) (*rim)[j] = std::clamp(x[3], 0.0, 255.0);
     if (bands == 1) {  // both halves of its cells
       level[j] = std::clamp((x[1] + x[2]) / 2, 0.0, 255.0);
       continue;
@@ -844,14 +845,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // coverage --target ring2`): 1255 of 1280 named (1253), 2527 of 2560 on tables 17-48 (2524),
   // none wrongly. The one-band ring, whose codes lie closer, so named 92 more of 1280 but put
   // one base more than 1" off in a frame: it is read as before.
-  std::vector<double> rim_unmixed(m, -1);
-  unmix_bands(gray, inner_px, rim_mid_px, bands, level, rim_unmixed);
-  if (bands == 2) {
-    for (int j = 0; j < m; ++j) {
-      const auto k = static_cast<std::size_t>(j);
-      if (rim_unmixed[k] >= 0 && rim_level[k] >= 0) rim_level[k] = rim_unmixed[k];
-    }
-  }
+  unmix_bands(gray, inner_px, rim_mid_px, bands, level, bands == 2 ? &rim_level : nullptr);
   if (white.empty()) return std::nullopt;
   std::sort(white.begin(), white.end());
   const double w_level = white[white.size() * 3 / 4];
