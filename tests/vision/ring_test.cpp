@@ -475,6 +475,18 @@ TEST(Coverage, ANarrowRimIsReadThroughTheBlur) {
   EXPECT_GE(r.found_total(), 15) << r.found_total() << "/" << r.all_total();
 }
 
+// Seed 15 of the 720p 60° scenario: base 11, a far ring 65 % in view whose figure hides the rim
+// behind it, fitted a little small when fitted freely (under 0.975 R) from its first candidate
+// and was fitted from another, where its samples read its code barely better than code 6 (2.3
+// against 2.1 cells); base 6 (41 % in view) reads 11 about as well as its own (0.87 against
+// 0.93 cells) and so waited for base 11 to be named. A two-band ring's loose fit may now be down to
+// 0.93 R: base 11 is fitted from its first candidate, reads 11 clearly (4.1 against 3.5), and both
+// are named: 15 of 16 named in each of the last 5 frames, 13 before.
+TEST(Coverage, ARingWhoseFigureHidesItsBackRimIsFittedWhereItStands) {
+  const CoverageResult r = bench_seeds("720p 60deg", 15, 1);
+  EXPECT_GE(r.found_total(), 15) << r.found_total() << "/" << r.all_total();
+}
+
 // Seed 29 of the 720p 60° scenario: a ring seen in one frame only, fitted loosely, read
 // another base's code and was named with it for that frame. Such a ring is named once it is
 // seen again (or at once by three times the usual margin, below).
@@ -608,7 +620,9 @@ TEST(Coverage, AHalfRingsLooseFitKeepsLessOfItsRim) {
 // Seed 10 of the flat 1080p camera: a packed ring in the middle third, fitted loosely in every
 // frame, read its code with weights cut by the square of its looseness and stayed short of the
 // evidence to be named. A two-band ring's loose readings are cut in proportion: 15 of 16 named
-// (14 before).
+// (14 before). Once a two-band ring's loose fit could be a little small (0.93 R), it fitted
+// loosely from its candidate where it fits tightly from where that fit went, and was lost
+// again (14 of 16) until a loose fit was tried from there too.
 TEST(Coverage, ALooseTwoBandRingsReadingsCountInProportion) {
   const CoverageResult r = bench_seeds("1080p 60deg", 10, 1);
   EXPECT_GE(r.found_total(), 15);
@@ -634,10 +648,11 @@ TEST(Coverage, NoRingFittedOnFiguresTakesAName) {
 
 // "Named in every frame" counts a base only when it was named at its place in each of the last
 // `steady_frames` frames. Table 1 of the 720p 70° camera over 10 frames: the last frame names
-// all 16 bases; two of them are not named in every one of the ten frames, so all ten frames
-// name 14. (This test used table 13, whose bases 3 and 5 were named only from the fourth frame
-// on; since the rim is read through the blur they are named from the first, and that table's
-// counts no longer differ.)
+// all 16 bases; one of them is not named in every one of the ten frames, so all ten frames
+// name 15 (14 before a two-band ring's loose fit could be a little small, 0.93 R, and was
+// tried again from where it went). (This test used table 13, whose bases 3 and 5 were named
+// only from the fourth frame on; since the rim is read through the blur they are named from
+// the first, and that table's counts no longer differ.)
 TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
   std::optional<CoverageScenario> sc = bench_table("720p 70deg", 1, 10);
   ASSERT_TRUE(sc);
@@ -653,7 +668,7 @@ TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
   EXPECT_EQ(last.found_total(), 16);
   const CoverageResult all = run(10);
   EXPECT_EQ(all.found, last.found);
-  EXPECT_EQ(all.every_frame_total(), 14);
+  EXPECT_EQ(all.every_frame_total(), 15);
 }
 
 // Every base of the table named at its place in each of the scenario's last `steady_frames`
