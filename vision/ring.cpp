@@ -878,10 +878,11 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   // (1255; the flat 720p camera's far third 71 of 75, 69: on table 15 base 11 is fitted from
   // its first candidate and reads its code clearly, and base 6 is then named by exclusion),
   // 2529 of 2560 over tables 17-48 (2527), none wrongly, nor over 30 frames. 0.90 R named the
-  // same. The one-band ring so named 2 fewer of 1280: it keeps 0.975 R.
+  // same. The one-band ring so named 2 fewer of 1280: it keeps kWholeRimMinFreeRadius.
   constexpr double kTwoBandMinFreeRadius = 0.93;
   s.loose = !tight_rim_fit(*rim);
-  if (s.loose && (!whole_rim_fit(*rim, loose_rays, bands == 2 ? kTwoBandMinFreeRadius : 0.975) ||
+  if (s.loose && (!whole_rim_fit(*rim, loose_rays,
+                                 bands == 2 ? kTwoBandMinFreeRadius : kWholeRimMinFreeRadius) ||
                   b_level >= 0.45 * w_level))
     return std::nullopt;
   if (half < 8) return s;  // no readable code this frame, but the rim is there

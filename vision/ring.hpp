@@ -117,11 +117,13 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
 [[nodiscard]] double tight_rim_rms(const RimFit& fit);
 /// A tight rim fit: its RMS at most tight_rim_rms.
 [[nodiscard]] bool tight_rim_fit(const RimFit& fit);
+/// The lower bound of a whole top's freely fitted size, in base radii, unless told otherwise.
+inline constexpr double kWholeRimMinFreeRadius = 0.975;
 /// A looser fit that still looks like a whole top: its rim on `min_rays` of the kRingRays rays
 /// or more, and its own size when fitted freely (`min_free_radius`–1.045 R, give or take 0.3
-/// pixel; the lower bound 0.975 R unless told). The ring finder and markerless mode accept a
-/// loose fit only so.
-[[nodiscard]] bool whole_rim_fit(const RimFit& fit, int min_rays, double min_free_radius = 0.975);
+/// pixel). The ring finder and markerless mode accept a loose fit only so.
+[[nodiscard]] bool whole_rim_fit(const RimFit& fit, int min_rays,
+                                 double min_free_radius = kWholeRimMinFreeRadius);
 
 /// The best code among `candidates` for accumulated samples, with its rotation.
 struct RingDecode {
