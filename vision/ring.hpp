@@ -101,15 +101,16 @@ struct RimFit {
   std::vector<int> ray_ok;    ///< per ray: 1 when its rim point was kept
 };
 /// Fits the rim of a base (radius `radius_in`, top `top_height_in` above the table) near
-/// `guess_in`: the strongest light → dark step outward along kRingRays rays from the guess,
-/// sampled at sub-pixel precision in the picture and fitted as a circle in table inches at the
-/// top's height (free radius first, trimmed, then the known radius grown by one blur shift in
-/// pixels, edge_bias_px), so points where a figure hides the rim are left out. `wide`: the guess
-/// may be half a radius off. Nothing when fewer than half the rays keep a rim point, the contrast
-/// is under 12 grey levels, the fit's RMS is over 0.06 R or 0.6 pixel, or the centre lies far from
-/// the guess. Shared by the ring finder and markerless mode. `reached`, when given, gets the
-/// centre the fit converged to whenever enough rim points lay on one circle, even when a later
-/// test failed.
+/// `guess_in`: the strongest light → dark step outward along kRingRays rays from the guess, sampled
+/// at sub-pixel precision in the picture and fitted as a circle in table inches at the top's height
+/// (free radius first, trimmed, then the known radius grown by one blur shift in pixels,
+/// edge_bias_px), so points where a figure hides the rim are left out; a fit that is not tight is
+/// tried again with the known radius from the start, and that one is taken when it is tight (or the
+/// first found nothing). `wide`: the guess may be half a radius off. Nothing when fewer than half
+/// the rays keep a rim point, the contrast is under 12 grey levels, the fit's RMS is over 0.06 R or
+/// 0.6 pixel, or the centre lies far from the guess. Shared by the ring finder and markerless mode.
+/// `reached`, when given, gets the centre the fit converged to whenever enough rim points lay on
+/// one circle, even when a later test failed.
 std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
                                    cv::Point2d guess_in, double radius_in, double top_height_in,
                                    bool wide = false, cv::Point2d* reached = nullptr);
