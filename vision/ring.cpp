@@ -485,8 +485,8 @@ struct RimRays {
 // A robust circle fit of the rim points, five passes. Free radius first, trimmed twice: the
 // radius must be the base's. Then the known radius seen through the blur, twice: the rim points
 // are trimmed about that model and it is fitted once more. Measured: 7 more of 1280 two-band
-// rings named with the second fit, none wrongly (`duels bench coverage --target ring2 --seeds
-// 16`).
+// rings named with the second pass through the blur, none wrongly (`duels bench coverage
+// --target ring2 --seeds 16`).
 //
 // `known_first`: the known radius in all five passes, plain (trimmed twice), then the free
 // radius measured on the points kept so far, then through the blur. Where an arc of rim points
