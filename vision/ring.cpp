@@ -103,19 +103,24 @@ double bilinear(const cv::Mat& g, double x, double y) {
 bool fit_circle(const std::vector<cv::Point2d>& p, cv::Point2d& c, double& r, double fixed_r) {
   if (p.size() < 3) return false;
   if (fixed_r <= 0) {
-    cv::Mat a(static_cast<int>(p.size()), 3, CV_64F);
-    cv::Mat b(static_cast<int>(p.size()), 1, CV_64F);
-    for (int i = 0; i < a.rows; ++i) {
-      const auto& q = p[static_cast<std::size_t>(i)];
-      a.at<double>(i, 0) = 2 * q.x;
-      a.at<double>(i, 1) = 2 * q.y;
-      a.at<double>(i, 2) = 1;
-      b.at<double>(i) = q.x * q.x + q.y * q.y;
+    // Kåsa: 2x·a + 2y·b + k = x² + y² by least squares, about the points' mean (so the normal
+    // equations stay well conditioned), solved as a 3×3 system.
+    cv::Point2d m(0, 0);
+    for (const auto& q : p)
+      m += q;
+    m *= 1.0 / static_cast<double>(p.size());
+    cv::Matx33d ata = cv::Matx33d::zeros();
+    cv::Vec3d atb(0, 0, 0);
+    for (const auto& q : p) {
+      const cv::Point2d d = q - m;
+      const cv::Vec3d row(2 * d.x, 2 * d.y, 1);
+      ata += row * row.t();
+      atb += row * (d.x * d.x + d.y * d.y);
     }
-    cv::Mat x;
-    if (!cv::solve(a, b, x, cv::DECOMP_SVD)) return false;
-    c = {x.at<double>(0), x.at<double>(1)};
-    r = std::sqrt(std::max(0.0, x.at<double>(2) + c.x * c.x + c.y * c.y));
+    cv::Vec3d x;
+    if (!cv::solve(ata, atb, x, cv::DECOMP_LU)) return false;
+    c = m + cv::Point2d(x[0], x[1]);
+    r = std::sqrt(std::max(0.0, x[2] + x[0] * x[0] + x[1] * x[1]));
   } else {
     r = fixed_r;
   }
@@ -124,7 +129,7 @@ bool fit_circle(const std::vector<cv::Point2d>& p, cv::Point2d& c, double& r, do
     cv::Vec3d jtr(0, 0, 0);
     for (const auto& q : p) {
       const cv::Point2d d = q - c;
-      const double n = std::max(1e-9, std::hypot(d.x, d.y));
+      const double n = std::max(1e-9, std::sqrt(d.x * d.x + d.y * d.y));
       const double res = n - r;
       const cv::Vec3d j(-d.x / n, -d.y / n, fixed_r > 0 ? 0.0 : -1.0);
       jtj += j * j.t();
@@ -155,7 +160,7 @@ bool fit_blurred_circle(const std::vector<cv::Point2d>& p, const std::vector<dou
     cv::Vec3d jtr(0, 0, 0);
     for (std::size_t i = 0; i < p.size(); ++i) {
       const cv::Point2d d = p[i] - cb;
-      const double n = std::max(1e-9, std::hypot(d.x, d.y));
+      const double n = std::max(1e-9, std::sqrt(d.x * d.x + d.y * d.y));
       const double res = n - (r0 + b * in_per_px[i]);
       const cv::Vec3d j(-d.x / n, -d.y / n, -in_per_px[i]);
       jtj += j * j.t();
@@ -516,6 +521,7 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   std::vector<double> rim_in_per_px;  // a pixel's length along the ray, inches
   std::vector<double> inside_level;
   std::vector<double> outside_level;
+  std::vector<double> prof;  // grey levels along a ray
   for (int k = 0; k < kRingRays; ++k) {
     const double a = 2 * CV_PI * k / kRingRays;
     const cv::Point2d u(std::cos(a), std::sin(a));
@@ -531,7 +537,7 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
     if (!ok) continue;
     const double len_px = cv::norm(knot[kKnots - 1] - knot[0]);
     const int n = std::clamp(static_cast<int>(len_px / 0.35), 8, 200);
-    std::vector<double> prof(static_cast<std::size_t>(n));
+    prof.assign(static_cast<std::size_t>(n), 0.0);
     bool inside = true;
     for (int i = 0; i < n && inside; ++i) {
       const double f = static_cast<double>(i) / (n - 1) * (kKnots - 1);
@@ -618,9 +624,13 @@ std::optional<RimFit> solve_rim(const calib::TablePlane& plane, const RimRays& r
   double bias_px = 0;  // the blur's outward shift of the rim (last pass)
   // The model's radius at rim point i.
   const auto radius_at = [&](std::size_t i) { return r + bias_px * rim_in_per_px[i]; };
+  std::vector<cv::Point2d> pts;  // the rim points kept, and their pixel sizes
+  std::vector<double> sizes;
+  std::vector<double> res(rim.size());  // each point's distance from the model
+  std::vector<double> sorted;
   for (int pass = 0; pass < 5; ++pass) {
-    std::vector<cv::Point2d> pts;
-    std::vector<double> sizes;
+    pts.clear();
+    sizes.clear();
     for (std::size_t i = 0; i < rim.size(); ++i) {
       if (!keep[i]) continue;
       pts.push_back(rim[i]);
@@ -648,10 +658,9 @@ std::optional<RimFit> solve_rim(const calib::TablePlane& plane, const RimRays& r
         bias_px = b;
       }
     }
-    std::vector<double> res;
     for (std::size_t i = 0; i < rim.size(); ++i)
-      res.push_back(std::abs(cv::norm(rim[i] - c) - radius_at(i)));
-    std::vector<double> sorted = res;
+      res[i] = std::abs(cv::norm(rim[i] - c) - radius_at(i));
+    sorted.assign(res.begin(), res.end());
     std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2),
                      sorted.end());
     const double tol = std::max(0.03 * R, 3.0 * sorted[sorted.size() / 2]);
