@@ -1,7 +1,7 @@
 #pragma once
-/// @file What the card-game benchmarks share: Google Benchmark's console table, then a summary
-/// read from the same runs (ours against a baseline, budgets), and the main() that runs them.
-/// Each bench keeps only its benchmarks and its summary lines.
+/// @file What the benchmarks with a summary share (card games, base rings): Google Benchmark's
+/// console table, then a summary read from the same runs (ours against a baseline, budgets), and
+/// the main() that runs them. Each bench keeps only its benchmarks and its summary lines.
 
 #include <benchmark/benchmark.h>
 

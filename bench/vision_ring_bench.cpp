@@ -14,10 +14,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <map>
-#include <string>
 #include <vector>
 
+#include "bench/summary_reporter.hpp"
 #include "calib/table.hpp"
 #include "vision/coverage.hpp"
 #include "vision/degrade.hpp"
@@ -151,37 +150,21 @@ BENCHMARK(BM_FitBaseRim_NoBase)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RingFind)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlainDetectMarkers)->Unit(benchmark::kMillisecond);
 
-// Keeps each run's time for the ratio printed after the table.
-class Reporter : public benchmark::ConsoleReporter {
+// The search's ratio to plain detectMarkers, printed after the table.
+class RatioReporter : public duels::bench::SummaryReporter {
  public:
-  void ReportRuns(const std::vector<Run>& reports) override {
-    ConsoleReporter::ReportRuns(reports);
-    for (const Run& r : reports) {
-      ms_[r.run_name.function_name] =
-          r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;
+  void print_summary() const override {
+    const double find = time("BM_RingFind");
+    const double plain = time("BM_PlainDetectMarkers");
+    if (find > 0 && plain > 0) {
+      std::printf("720p: ring search %.2f ms a frame, detectMarkers %.2f ms, ratio %.2f\n", find,
+                  plain, find / plain);
     }
   }
-  [[nodiscard]] double ms(const std::string& name) const {
-    const auto it = ms_.find(name);
-    return it == ms_.end() ? -1 : it->second;
-  }
-
- private:
-  std::map<std::string, double> ms_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  Reporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  const double find = reporter.ms("BM_RingFind");
-  const double plain = reporter.ms("BM_PlainDetectMarkers");
-  if (find > 0 && plain > 0) {
-    std::printf("720p: ring search %.2f ms a frame, detectMarkers %.2f ms, ratio %.2f\n", find,
-                plain, find / plain);
-  }
-  benchmark::Shutdown();
-  return 0;
+  return duels::bench::run_with_summary<RatioReporter>(argc, argv);
 }
