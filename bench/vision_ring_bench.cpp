@@ -20,7 +20,6 @@
 #include "calib/table.hpp"
 #include "vision/coverage.hpp"
 #include "vision/degrade.hpp"
-#include "vision/render.hpp"
 #include "vision/ring.hpp"
 
 namespace {
@@ -48,17 +47,15 @@ const Frames& frames() {
         duels::vision::standard_coverage_scenarios(duels::vision::BaseTargetKind::kRing2).front();
     f.radius_in = sc.diameter_in / 2;
     for (int seed = 1; seed <= 4; ++seed) {
-      const auto spec = duels::vision::coverage_scene(sc, static_cast<std::uint64_t>(seed));
-      duels::vision::SceneRenderer renderer(spec);
-      duels::vision::FrameTruth truth;
-      const cv::Mat clean = renderer.render(0, &truth);
-      auto d = sc.degradation;
-      d.seed = d.seed * 1000 + static_cast<std::uint64_t>(seed);
+      // The frames `duels bench coverage` scores: its own recipe, frame 0.
+      const auto table = duels::vision::coverage_table(sc, seed);
+      const auto& spec = table.spec;
       cv::Mat gray;
-      cv::cvtColor(duels::vision::degrade(clean, d, 0), gray, cv::COLOR_BGR2GRAY);
+      cv::cvtColor(duels::vision::degrade(table.clean, table.degradation, 0), gray,
+                   cv::COLOR_BGR2GRAY);
       Frame fr{
           gray, duels::calib::TablePlane(spec.camera, spec.table_to_camera, spec.table), {}, {}};
-      for (const auto& b : truth.bases)
+      for (const auto& b : table.truth.bases)
         fr.bases.push_back(b.centre_in);
       if (!spec.bases.empty()) f.height_in = spec.bases.front().height_in;
       cv::RNG rng(static_cast<std::uint64_t>(seed));

@@ -199,6 +199,16 @@ SceneSpec coverage_scene(const CoverageScenario& sc, std::uint64_t seed) {
   return s;
 }
 
+CoverageTable coverage_table(const CoverageScenario& sc, int seed) {
+  CoverageTable out;
+  out.spec = coverage_scene(sc, static_cast<std::uint64_t>(seed));
+  SceneRenderer renderer(out.spec);
+  out.clean = renderer.render(0, &out.truth);
+  out.degradation = sc.degradation;
+  out.degradation.seed = out.degradation.seed * 1000 + static_cast<std::uint64_t>(seed);
+  return out;
+}
+
 CoverageResult run_coverage(const CoverageScenario& sc) {
   const int threads = cv::getNumThreads();
   cv::setNumThreads(1);
@@ -209,10 +219,9 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
   std::vector<double> ours_ms;
   std::vector<double> plain_ms;
   for (int seed = sc.first_seed; seed < sc.first_seed + sc.seeds; ++seed) {
-    const SceneSpec spec = coverage_scene(sc, static_cast<std::uint64_t>(seed));
-    SceneRenderer renderer(spec);
-    FrameTruth truth;
-    const cv::Mat clean = renderer.render(0, &truth);
+    const CoverageTable table = coverage_table(sc, seed);
+    const SceneSpec& spec = table.spec;
+    const FrameTruth& truth = table.truth;
     const calib::TablePlane plane = misjudged_plane(spec, sc.lens_error, seed);
     DetectorOptions detector;
     detector.refine_apriltag = sc.refine_apriltag;
@@ -251,10 +260,8 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     const int steady_from = sc.frames - std::clamp(sc.steady_frames, 1, sc.frames);
     TableState last;
     std::vector<RingSighting> last_rings;
-    Degradation d = sc.degradation;
-    d.seed = d.seed * 1000 + static_cast<std::uint64_t>(seed);
     for (int f = 0; f < sc.frames; ++f) {
-      const cv::Mat frame = degrade(clean, d, f);
+      const cv::Mat frame = degrade(table.clean, table.degradation, f);
       plain_ms.push_back(time_ms([&] {
         cv::Mat gray;
         cv::cvtColor(frame, gray, cv::COLOR_BGR2GRAY);

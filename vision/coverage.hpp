@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "vision/degrade.hpp"
+#include "vision/render.hpp"
 #include "vision/scene.hpp"
 
 namespace duels::vision {
@@ -80,6 +81,17 @@ struct CoverageResult {
 /// The scene of a scenario for one seed (exposed for tests): the camera aimed so the table's
 /// depth is centred in the picture, bases only where the camera sees their whole top.
 SceneSpec coverage_scene(const CoverageScenario& scenario, std::uint64_t seed);
+
+/// One seed's table as `run_coverage` sees it, so a bench can time the very same frames: the
+/// scene, its clean picture and truth (nothing moves), and the degradation of its frames —
+/// frame f is `degrade(clean, degradation, f)`.
+struct CoverageTable {
+  SceneSpec spec;
+  FrameTruth truth;
+  cv::Mat clean;
+  Degradation degradation;
+};
+CoverageTable coverage_table(const CoverageScenario& scenario, int seed);
 
 /// Runs a scenario on one core.
 CoverageResult run_coverage(const CoverageScenario& scenario);
