@@ -516,11 +516,7 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
   const double rho1 = (wide ? 1.45 : 1.38) * R;
   const double lo = (wide ? 0.58 : 0.82) * R;
   const double hi = (wide ? 1.32 : 1.2) * R;
-  std::vector<cv::Point2d> rim;
-  std::vector<int> rim_ray;
-  std::vector<double> rim_in_per_px;  // a pixel's length along the ray, inches
-  std::vector<double> inside_level;
-  std::vector<double> outside_level;
+  RimRays rays;
   std::vector<double> prof;  // grey levels along a ray
   for (int k = 0; k < kRingRays; ++k) {
     const double a = 2 * CV_PI * k / kRingRays;
@@ -572,20 +568,15 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
     const double den = dm - 2 * d0 + dp;
     const double off = std::abs(den) > 1e-9 ? std::clamp(0.5 * (dm - dp) / den, -0.5, 0.5) : 0.0;
     const double rho = rho0 + (best + off) * step;
-    rim.push_back(guess + rho * u);
-    rim_ray.push_back(k);
-    rim_in_per_px.push_back((rho1 - rho0) / std::max(1e-6, len_px));
+    rays.at.push_back(guess + rho * u);
+    rays.ray.push_back(k);
+    rays.in_per_px.push_back((rho1 - rho0) / std::max(1e-6, len_px));
     const int in_i = std::max(0, best - static_cast<int>(0.08 * R / step) - 1);
     const int out_i = std::min(n - 1, best + static_cast<int>(0.08 * R / step) + 1);
-    inside_level.push_back(prof[static_cast<std::size_t>(in_i)]);
-    outside_level.push_back(prof[static_cast<std::size_t>(out_i)]);
+    rays.inside_level.push_back(prof[static_cast<std::size_t>(in_i)]);
+    rays.outside_level.push_back(prof[static_cast<std::size_t>(out_i)]);
   }
-  if (static_cast<int>(rim.size()) < kRingRays / 2) return std::nullopt;
-  const RimRays rays{.at = std::move(rim),
-                     .ray = std::move(rim_ray),
-                     .in_per_px = std::move(rim_in_per_px),
-                     .inside_level = std::move(inside_level),
-                     .outside_level = std::move(outside_level)};
+  if (static_cast<int>(rays.at.size()) < kRingRays / 2) return std::nullopt;
   // A fit that is not tight is tried again with the known radius first (solve_rim): taken
   // when it is tight, or when the first found nothing. `reached` is where the fit taken went
   // (or, when neither was taken, the first that got so far).
@@ -613,17 +604,13 @@ std::optional<RimFit> solve_rim(const calib::TablePlane& plane, const RimRays& r
                                 cv::Point2d guess, double R, double top_height_in, bool wide,
                                 bool known_first, cv::Point2d* reached) {
   const auto& rim = rays.at;
-  const auto& rim_ray = rays.ray;
-  const auto& rim_in_per_px = rays.in_per_px;
-  const auto& inside_level = rays.inside_level;
-  const auto& outside_level = rays.outside_level;
   std::vector<char> keep(rim.size(), 1);
   cv::Point2d c = guess;
   double r = R;
   double free_r = 0;   // the radius fitted freely (last free pass)
   double bias_px = 0;  // the blur's outward shift of the rim (last pass)
   // The model's radius at rim point i.
-  const auto radius_at = [&](std::size_t i) { return r + bias_px * rim_in_per_px[i]; };
+  const auto radius_at = [&](std::size_t i) { return r + bias_px * rays.in_per_px[i]; };
   std::vector<cv::Point2d> pts;  // the rim points kept, and their pixel sizes
   std::vector<double> sizes;
   std::vector<double> res(rim.size());  // each point's distance from the model
@@ -634,7 +621,7 @@ std::optional<RimFit> solve_rim(const calib::TablePlane& plane, const RimRays& r
     for (std::size_t i = 0; i < rim.size(); ++i) {
       if (!keep[i]) continue;
       pts.push_back(rim[i]);
-      sizes.push_back(rim_in_per_px[i]);
+      sizes.push_back(rays.in_per_px[i]);
     }
     if (static_cast<int>(pts.size()) < kRingRays / 2) return std::nullopt;
     const bool free = !known_first && pass < 3;
@@ -679,11 +666,11 @@ std::optional<RimFit> solve_rim(const calib::TablePlane& plane, const RimRays& r
     if (!keep[i]) continue;
     const double e = cv::norm(rim[i] - c) - radius_at(i);
     ss += e * e;
-    size_sum += rim_in_per_px[i];
+    size_sum += rays.in_per_px[i];
     ++s.rim_points;
-    in_sum += inside_level[i];
-    out_sum += outside_level[i];
-    ray_ok[static_cast<std::size_t>(rim_ray[i])] = 1;
+    in_sum += rays.inside_level[i];
+    out_sum += rays.outside_level[i];
+    ray_ok[static_cast<std::size_t>(rays.ray[i])] = 1;
   }
   if (s.rim_points < kRingRays / 2) return std::nullopt;
   s.fit_rms_in = std::sqrt(ss / s.rim_points);
