@@ -305,6 +305,12 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     out.unnamed += static_cast<int>(std::count_if(
         last.bases.begin(), last.bases.end(),
         [&](const TrackedBase& b) { return !b.stale() && !where.count(b.marker_id); }));
+    out.unnamed += static_cast<int>(
+        std::count_if(last.unnamed.begin(), last.unnamed.end(), [&](const UnnamedBase& u) {
+          return std::none_of(truth.bases.begin(), truth.bases.end(), [&](const BaseTruth& t) {
+            return cv::norm(t.centre_in - u.centre_in) <= 1.0;
+          });
+        }));
     std::vector<std::pair<cv::Point2d, cv::Point2d>> pairs;  // (reported, truth) of found bases
     for (const auto& t : truth.bases) {
       const int third =

@@ -682,16 +682,18 @@ TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
 }
 
 // Every base of the table named at its place in each of the scenario's last `steady_frames`
-// frames, none more than 1" off in any frame, no identity switch.
+// frames, none more than 1" off in any frame, no identity switch, no unnamed ring where no base
+// stands at the last frame.
 void expect_every_base_named_in_every_frame(const CoverageScenario& sc) {
   const CoverageResult r = run_coverage(sc);
   std::printf(
       "%s table %d: named in each of the last %d frames %d of %d, more than 1\" off in "
-      "any frame %d\n",
+      "any frame %d, unnamed where no base stands %d\n",
       sc.name.c_str(), sc.first_seed, sc.steady_frames, r.every_frame_total(), r.all_total(),
-      r.off_by_1in);
+      r.off_by_1in, r.unnamed);
   EXPECT_EQ(r.off_by_1in, 0);
   EXPECT_EQ(r.identity_switches, 0);
+  EXPECT_EQ(r.unnamed, 0);
   EXPECT_EQ(r.every_frame_total(), r.all_total());
 }
 
@@ -744,9 +746,10 @@ void expect_none_off_over_3_seconds(const std::string& name, int table, int name
   const CoverageResult r = run_coverage(*sc);
   std::printf(
       "%s table %d: named in each of the last 5 of 30 frames %d of %d, more than 1\" "
-      "off %d\n",
-      name.c_str(), table, r.every_frame_total(), r.all_total(), r.off_by_1in);
+      "off %d, unnamed where no base stands %d\n",
+      name.c_str(), table, r.every_frame_total(), r.all_total(), r.off_by_1in, r.unnamed);
   EXPECT_EQ(r.off_by_1in, 0);
+  EXPECT_EQ(r.unnamed, 0);
   EXPECT_EQ(r.identity_switches, 0);
   EXPECT_GE(r.every_frame_total(), named);
 }
