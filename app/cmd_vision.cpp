@@ -111,6 +111,7 @@ void add_coverage(CLI::App& bench) {
                      {"off_by_1in", r.off_by_1in},
                      {"identity_switches", r.identity_switches},
                      {"unnamed", r.unnamed},
+                     {"false_rings", r.false_rings},
                      {"pipeline_median_ms", r.pipeline_ms},
                      {"detect_markers_median_ms", r.detect_markers_ms}});
       } else {
@@ -118,12 +119,13 @@ void add_coverage(CLI::App& bench) {
         const auto share = [&](int n) { return r.all_total() ? 100.0 * n / r.all_total() : 0.0; };
         std::cout << fmt::format(
             "{:<32} {:>7} {:>7} {:>7} {:>4.0f} % {:>4.0f} % {:>6.0f} % {:>6.3f}/{:<7.3f} "
-            "{:>6.3f}/{:<7.3f} {:>4} {:>4} {:>6.2f}/{:<6.2f}{}{}\n",
+            "{:>6.3f}/{:<7.3f} {:>4} {:>4} {:>6.2f}/{:<6.2f}{}{}{}\n",
             r.name, third(0), third(1), third(2), share(r.every_frame_total()),
             share(r.found_total()), share(r.located[0] + r.located[1] + r.located[2]),
             r.centre_p50_in, r.centre_p95_in, r.gap_p50_in, r.gap_p95_in, r.off_by_1in,
             r.identity_switches, r.pipeline_ms, r.detect_markers_ms,
             r.unnamed ? fmt::format(" +{} unnamed", r.unnamed) : "",
+            r.false_rings ? fmt::format(" +{} false rings", r.false_rings) : "",
             hidden ? fmt::format(" ({} half hidden)", hidden) : "");
         std::cout.flush();
       }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <set>
@@ -255,6 +256,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     std::set<int> switched;
     // Bases reported (seen in that frame) more than 1" from their truth in any frame.
     std::set<int> off;
+    std::ptrdiff_t false_rings = 0;  // unnamed rings where no base stands, frame by frame
     // Frames of the last `steady_frames` in which each base was named at its place.
     std::map<int, int> steady;
     const int steady_from = sc.frames - std::clamp(sc.steady_frames, 1, sc.frames);
@@ -297,20 +299,21 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
             switched.insert(b.marker_id);
         }
       }
+      false_rings +=
+          std::count_if(r.state.unnamed.begin(), r.state.unnamed.end(), [&](const UnnamedBase& u) {
+            return std::none_of(truth.bases.begin(), truth.bases.end(), [&](const BaseTruth& t) {
+              return cv::norm(t.centre_in - u.centre_in) <= 1.0;
+            });
+          });
       last = r.state;
       last_rings = r.rings;
     }
     out.identity_switches += static_cast<int>(switched.size());
     out.off_by_1in += static_cast<int>(off.size());
+    out.false_rings += static_cast<int>(false_rings);
     out.unnamed += static_cast<int>(std::count_if(
         last.bases.begin(), last.bases.end(),
         [&](const TrackedBase& b) { return !b.stale() && !where.count(b.marker_id); }));
-    out.unnamed += static_cast<int>(
-        std::count_if(last.unnamed.begin(), last.unnamed.end(), [&](const UnnamedBase& u) {
-          return std::none_of(truth.bases.begin(), truth.bases.end(), [&](const BaseTruth& t) {
-            return cv::norm(t.centre_in - u.centre_in) <= 1.0;
-          });
-        }));
     std::vector<std::pair<cv::Point2d, cv::Point2d>> pairs;  // (reported, truth) of found bases
     for (const auto& t : truth.bases) {
       const int third =

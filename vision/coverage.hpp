@@ -67,11 +67,12 @@ struct CoverageResult {
   double gap_p95_in = 0;
   int off_by_1in = 0;         ///< bases reported (seen) more than 1" from their truth (any frame)
   int identity_switches = 0;  ///< ids reported on another base's spot (any frame)
-  int unnamed = 0;            ///< bases reported at the last frame under no base's id where no base
-                    ///< stands: markerless, discs the player did not name (false ones among
-                    ///< them); rings, those located but not named more than 1" from every base
-                    ///< (the overlay would show a base there, and the match would take it for
-                    ///< an opposing figure in the line of fire)
+  int unnamed = 0;  ///< bases reported at the last frame under no base's id (markerless: discs
+                    ///< the player did not name, false ones among them)
+  /// Rings reported unnamed more than 1" from every base, counted in every frame they are
+  /// (a ring in two frames counts twice): the window would show a base where none stands, and
+  /// the match would take it for an opposing figure in the line of fire.
+  int false_rings = 0;
   double pipeline_ms = 0;        ///< median per frame, one core
   double detect_markers_ms = 0;  ///< plain cv::aruco::detectMarkers on the same frames
   [[nodiscard]] int found_total() const { return found[0] + found[1] + found[2]; }

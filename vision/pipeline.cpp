@@ -266,9 +266,12 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     const RingTrack& t = ring_tracks_[i];
     if (!updated[i]) continue;
     if (t.id < 0) {
-      // Seen standing still in two frames at least: a ring fitted once may be a fit on a
-      // figure's edge.
-      if (t.frames >= 2) {
+      // Settled (seen standing still in `settled_frames` frames): a ring fitted once may be a
+      // fit on a figure's edge, and a false ring on a packed group's figures or along a corner
+      // marker's paper was seen in two frames at most. Reported after two frames, over 30
+      // frames of tables 1-16 and 10 of tables 17-48 (`duels bench coverage --target ring2
+      // --frames 30`), 4 unnamed rings stood 3-3.9" from every base for a frame.
+      if (t.frames >= o.settled_frames) {
         unnamed.push_back({t.centre, ring_finders_[t.finder].diameter_in() / 2,
                            ring_finders_[t.finder].top_height_in(), t.frames});
       }

@@ -683,17 +683,17 @@ TEST(Coverage, NamedInEveryFrameCountsOnlyBasesNamedInEachFrame) {
 
 // Every base of the table named at its place in each of the scenario's last `steady_frames`
 // frames, none more than 1" off in any frame, no identity switch, no unnamed ring where no base
-// stands at the last frame.
+// stands in any frame.
 void expect_every_base_named_in_every_frame(const CoverageScenario& sc) {
   const CoverageResult r = run_coverage(sc);
   std::printf(
       "%s table %d: named in each of the last %d frames %d of %d, more than 1\" off in "
-      "any frame %d, unnamed where no base stands %d\n",
+      "any frame %d, false rings %d\n",
       sc.name.c_str(), sc.first_seed, sc.steady_frames, r.every_frame_total(), r.all_total(),
-      r.off_by_1in, r.unnamed);
+      r.off_by_1in, r.false_rings);
   EXPECT_EQ(r.off_by_1in, 0);
   EXPECT_EQ(r.identity_switches, 0);
-  EXPECT_EQ(r.unnamed, 0);
+  EXPECT_EQ(r.false_rings, 0);
   EXPECT_EQ(r.every_frame_total(), r.all_total());
 }
 
@@ -746,10 +746,10 @@ void expect_none_off_over_3_seconds(const std::string& name, int table, int name
   const CoverageResult r = run_coverage(*sc);
   std::printf(
       "%s table %d: named in each of the last 5 of 30 frames %d of %d, more than 1\" "
-      "off %d, unnamed where no base stands %d\n",
-      name.c_str(), table, r.every_frame_total(), r.all_total(), r.off_by_1in, r.unnamed);
+      "off %d, false rings %d\n",
+      name.c_str(), table, r.every_frame_total(), r.all_total(), r.off_by_1in, r.false_rings);
   EXPECT_EQ(r.off_by_1in, 0);
-  EXPECT_EQ(r.unnamed, 0);
+  EXPECT_EQ(r.false_rings, 0);
   EXPECT_EQ(r.identity_switches, 0);
   EXPECT_GE(r.every_frame_total(), named);
 }
@@ -977,7 +977,8 @@ TEST(Pipeline, ReportsARingItCannotNameAsAnUnnamedBase) {
   EXPECT_LT(cv::norm(some.unnamed[0].centre_in - t->centre_in), 0.05);
   EXPECT_DOUBLE_EQ(some.unnamed[0].radius_in, 1.0);
   EXPECT_DOUBLE_EQ(some.unnamed[0].top_height_in, 0.75);
-  EXPECT_GE(some.unnamed[0].frames, 2);
+  // Reported once settled: a ring fitted in a frame or two may be a fit on figures' edges.
+  EXPECT_GE(some.unnamed[0].frames, RingIdentityOptions{}.settled_frames);
 }
 
 // The player names a ring the camera cannot name (`name_near`): here a base whose ring carries
