@@ -226,6 +226,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
         t.centre = s.centre_in;
         t.code_sum.assign(s.code.size(), 0.f);
         t.weight_sum.assign(s.code.size(), 0.f);
+        t.beside_marker = s.beside_marker;
         ring_tracks_.push_back(std::move(t));
         updated.push_back(0);
       }
@@ -271,7 +272,10 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       // marker's paper was seen in two frames at most. Reported after two frames, over 30
       // frames of tables 1-16 and 10 of tables 17-48 (`duels bench coverage --target ring2
       // --frames 30`), 5 unnamed rings stood 2.4-3.9" from every base for a frame; now none.
-      if (t.frames >= o.settled_frames) {
+      // A ring first fitted beside a corner marker is reported once its code names it only:
+      // fits along the markers' paper stood still there as well (8 false rings, tables 1-8 of
+      // the flat 720p camera, RingFinder::search_candidates).
+      if (t.frames >= o.settled_frames && !t.beside_marker) {
         unnamed.push_back({t.centre, ring_finders_[t.finder].diameter_in() / 2,
                            ring_finders_[t.finder].top_height_in(), t.frames});
       }
@@ -535,7 +539,12 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
                           ((t.whole_frames > 0 || t.in_a_row >= 2) && pair_agrees(r, col));
     const bool strong = seen_enough && believed && a.score >= o.min_score &&
                         a.sectors >= o.min_sectors && excluded_by_strong(r, col);
-    if ((strong && margin >= o.min_margin_sectors) || (t.id == id && margin >= 0)) {
+    // A ring first fitted beside a corner marker may be a fit along the marker's paper, where
+    // no base stands; it is named only by the margin of a ring seen once. By the usual margin,
+    // such a ring on table 15 of the flat 720p camera gathered evidence for the code of base 6
+    // (never located) and was named 6 from its 11th frame, 40" off (tables 1-16, 30 frames).
+    const double need = t.beside_marker ? o.seen_once_margin : o.min_margin_sectors;
+    if ((strong && margin >= need) || (t.id == id && margin >= 0)) {
       for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
         if (!updated[k] && ring_tracks_[k].id == id) ring_tracks_[k].id = -1;
       }

@@ -131,6 +131,8 @@ class Pipeline {
     int in_a_row = 0;              // frames it was seen in, one after another, up to its last
     std::int64_t last_frame = -2;  // the frame (processed_) it was last seen in
     bool pinned = false;           // named by the player (name_near): its code does not rename it
+    bool beside_marker = false;    // first fitted beside a corner marker: reported once named,
+                                   // by seen_once_margin
   };
   struct PendingName {
     cv::Point2d near_in;

@@ -66,16 +66,18 @@ std::optional<double> ring_shade(int id, double radius_in, cv::Point2d local_in,
 
 /// A ring seen in one frame.
 struct RingSighting {
-  cv::Point2d centre_in;      ///< table inches (the circle fitted to the rim)
-  double radius_in = 0;       ///< the base radius searched for
-  double fit_rms_in = 0;      ///< RMS of the rim points about the circle
-  int rim_points = 0;         ///< rim points kept by the fit (of kRingRays)
-  double contrast = 0;        ///< grey levels between the rim and what lies outside it
-  bool loose = false;         ///< the rim passed only the looser fit test (may sit ~0.1" off)
-  double white = 0;           ///< the rim's white, grey levels (the upper quartile round it)
-  std::vector<float> code;    ///< kRingCodeSamples samples round each code band (outer band
-                              ///< first): +1 black, −1 white
-  std::vector<float> weight;  ///< their reliability (0 = hidden or unreadable)
+  cv::Point2d centre_in;       ///< table inches (the circle fitted to the rim)
+  double radius_in = 0;        ///< the base radius searched for
+  double fit_rms_in = 0;       ///< RMS of the rim points about the circle
+  int rim_points = 0;          ///< rim points kept by the fit (of kRingRays)
+  double contrast = 0;         ///< grey levels between the rim and what lies outside it
+  bool loose = false;          ///< the rim passed only the looser fit test (may sit ~0.1" off)
+  double white = 0;            ///< the rim's white, grey levels (the upper quartile round it)
+  std::vector<float> code;     ///< kRingCodeSamples samples round each code band (outer band
+                               ///< first): +1 black, −1 white
+  std::vector<float> weight;   ///< their reliability (0 = hidden or unreadable)
+  bool beside_marker = false;  ///< fitted from a candidate beside a corner marker (one that must
+                               ///< fit tightly): not reported until its code names it (Pipeline)
 };
 
 inline constexpr int kRingRays = 48;
@@ -110,10 +112,13 @@ struct RimFit {
 /// the rays keep a rim point, the contrast is under 12 grey levels, the fit's RMS is over 0.06 R or
 /// 0.6 pixel, or the centre lies far from the guess. Shared by the ring finder and markerless mode.
 /// `reached`, when given, gets the centre the fit converged to whenever enough rim points lay on
-/// one circle, even when a later test failed.
+/// one circle, even when a later test failed. `beside_paper`: the base may stand beside a corner
+/// marker's white paper, where the rim has no edge: rays whose step from the rim to what lies
+/// outside it is under 0.3 of the median ray's are left out.
 std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat& gray,
                                    cv::Point2d guess_in, double radius_in, double top_height_in,
-                                   bool wide = false, cv::Point2d* reached = nullptr);
+                                   bool wide = false, cv::Point2d* reached = nullptr,
+                                   bool beside_paper = false);
 /// The RMS of a tight rim fit: 0.045 R, or 0.3 pixel where a pixel is larger.
 [[nodiscard]] double tight_rim_rms(const RimFit& fit);
 /// A tight rim fit: its RMS at most tight_rim_rms.
@@ -250,12 +255,13 @@ class RingFinder {
       double hint_within_in = 0.15) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
-  /// `reached`: as for fit_base_rim. `loose_rays`: the rim points a loose fit must keep (of
-  /// kRingRays; fewer for a half ring's candidate).
+  /// `reached`, `beside_paper`: as for fit_base_rim. `loose_rays`: the rim points a loose fit
+  /// must keep (of kRingRays; fewer for a half ring's candidate).
   [[nodiscard]] std::optional<RingSighting> measure(const cv::Mat& gray, cv::Point2d guess_in,
                                                     bool wide = false,
                                                     cv::Point2d* reached = nullptr,
-                                                    int loose_rays = kLooseRimRays) const;
+                                                    int loose_rays = kLooseRimRays,
+                                                    bool beside_paper = false) const;
   [[nodiscard]] double diameter_in() const { return 2 * radius_; }
   [[nodiscard]] double top_height_in() const { return height_; }
   [[nodiscard]] RingStyle style() const { return style_; }
