@@ -590,16 +590,17 @@ std::optional<RimFit> fit_base_rim(const calib::TablePlane& plane, const cv::Mat
     const auto mid = sorted.begin() + static_cast<long>(sorted.size() / 2);
     std::nth_element(sorted.begin(), mid, sorted.end());
     const double min_step = 0.3 * *mid;
-    RimRays kept;
-    for (std::size_t i = 0; i < step.size(); ++i) {
-      if (step[i] < min_step) continue;
-      kept.at.push_back(rays.at[i]);
-      kept.ray.push_back(rays.ray[i]);
-      kept.in_per_px.push_back(rays.in_per_px[i]);
-      kept.inside_level.push_back(rays.inside_level[i]);
-      kept.outside_level.push_back(rays.outside_level[i]);
-    }
-    rays = std::move(kept);
+    const auto compact = [&](auto& field) {
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < step.size(); ++i)
+        if (step[i] >= min_step) field[w++] = field[i];
+      field.resize(w);
+    };
+    compact(rays.at);
+    compact(rays.ray);
+    compact(rays.in_per_px);
+    compact(rays.inside_level);
+    compact(rays.outside_level);
   }
   if (static_cast<int>(rays.at.size()) < kRingRays / 2) return std::nullopt;
   // A fit that is not tight is tried again with the known radius first (solve_rim): taken
@@ -1242,7 +1243,8 @@ std::vector<RingFinder::Candidate> RingFinder::search_candidates(
     const float* dp = half_dil.ptr<float>(v);
     const float* np = half_dil_near.ptr<float>(v);
     for (int u = lo; u < half.cols - lo; ++u) {
-      if (hp[u] < 25.f) continue;
+      // A pixel that is neither kind of peak feeds neither list.
+      if (hp[u] < 25.f || (hp[u] < dp[u] && hp[u] < np[u])) continue;
       const cv::Point2d at = top_.to_table(u, v);
       if (inside_any(exclude, at, 1.5 * radius_)) {
         if (hp[u] >= np[u] && !inside_any(exclude, at))
