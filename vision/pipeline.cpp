@@ -275,7 +275,12 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       // A ring first fitted beside a corner marker is reported once its code names it only:
       // fits along the markers' paper stood still there as well (8 false rings, tables 1-8 of
       // the flat 720p camera, RingFinder::search_candidates).
-      if (t.frames >= o.settled_frames && !t.beside_marker) {
+      // A ring must read black somewhere: every code has black cells (a two-band code in every
+      // half of its ring). Over 30 frames of tables 17-48, the flat 1080p camera reported 4 unnamed
+      // rings (tables 18 and 45, at search frames) on the far corner markers' paper, 5.8-7.0 cells
+      // of white read and no black.
+      if (t.frames >= o.settled_frames && !t.beside_marker &&
+          ring_black_cells(t.code_sum, t.frames) >= o.min_black_cells) {
         unnamed.push_back({t.centre, ring_finders_[t.finder].diameter_in() / 2,
                            ring_finders_[t.finder].top_height_in(), t.frames});
       }
@@ -607,6 +612,12 @@ void Pipeline::name_by_elimination(std::size_t finder, const std::vector<std::si
   const RingAgreement& a =
       agree[static_cast<std::size_t>(nameless)][static_cast<std::size_t>(free_code)];
   if (t.frames < o.settled_frames || t.tight_frames < 1 || a.score < o.min_score) return;
+  // A ring first fitted beside a corner marker is named only by its code's clear margin
+  // (name_rings): over 30 frames of table 34 of the 720p 75° camera, a fit on the far-left
+  // marker's paper and the table's edge beside it, 1.3 cells of white read and no black, was
+  // the one nameless ring while base 0 was never located, and was named 0 here at frame 28,
+  // 33" off.
+  if (t.beside_marker) return;
   t.id = codes[static_cast<std::size_t>(free_code)];
   t.score = a.score;
   t.facing_deg = a.facing_deg;

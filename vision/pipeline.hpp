@@ -59,6 +59,8 @@ struct RingIdentityOptions {
   double seen_once_margin = 1.5;    ///< a ring fitted loosely in the one frame it was seen
                                     ///< is named then only by this margin (else when seen
                                     ///< again)
+  double min_black_cells = 0.25;    ///< a ring whose readings hold less black (cells a frame,
+                                    ///< ring_black_cells) is not reported unnamed
   double keep_sectors = 1.0;        ///< a named ring's bonus for keeping its name
   double still_in = 0.15;           ///< a ring within this of its last place is standing still
   double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring

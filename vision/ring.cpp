@@ -244,6 +244,11 @@ const std::array<double, kRingCodeSamples / kRingSectors>& within_sector() {
 
 }  // namespace
 
+namespace {
+// The evidence of one clearly seen cell a frame, in its samples' (RingAgreement::sectors).
+constexpr double kCleanCell = 0.85;
+}  // namespace
+
 std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
                                            const std::vector<float>& weight_sum, int frames,
                                            const std::vector<int>& candidates, RingStyle style) {
@@ -295,13 +300,21 @@ std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
       const double sc = wsum > 0 ? sum / wsum : 0;
       if (sc > best.score) {
         best.score = sc;
-        best.sectors = sum / (per * 0.85 * std::max(1, frames));
+        best.sectors = sum / (per * kCleanCell * std::max(1, frames));
         best.facing_deg = 360.0 * 2 * k / m;
       }
     }
     out.push_back(best);
   }
   return out;
+}
+
+double ring_black_cells(const std::vector<float>& code_sum, int frames) {
+  constexpr int per = kRingCodeSamples / kRingSectors;
+  double sum = 0;
+  for (const float e : code_sum)
+    sum += std::max(0.f, e);
+  return sum / (per * kCleanCell * std::max(1, frames));
 }
 
 RingDecode decode_ring(const std::vector<float>& code, const std::vector<float>& weight,

@@ -156,6 +156,11 @@ std::vector<RingAgreement> ring_agreements(const std::vector<float>& code_sum,
                                            const std::vector<float>& weight_sum, int frames,
                                            const std::vector<int>& candidates,
                                            RingStyle style = RingStyle::kOneBand);
+/// The black among a ring's readings (`code_sum` over `frames` frames, as ring_agreements
+/// takes it): the evidence of the samples that read black, in clearly seen cells a frame.
+/// Every code has black cells (a two-band code in every half of its ring); a fit on a corner
+/// marker's white paper, or on bare table, reads none.
+double ring_black_cells(const std::vector<float>& code_sum, int frames);
 
 /// A top view of the table at one height (a base's top), `px_per_in` pixels an inch, reaching
 /// `margin_px` pixels past each edge of the table so that a filter near an edge reads what lies

@@ -102,6 +102,40 @@ TEST(RingCode, TwoBandCodesDifferWithinAnyHalfOfTheRing) {
   EXPECT_FALSE(ring_shade(3, r, at(0.3), two));
 }
 
+// A ring's black evidence (ring_black_cells), on which a ring is believed a ring at all: every
+// two-band code has black cells in every half of its ring, every one-band code somewhere; a
+// fit on white paper reads none. Counted in clearly seen cells a frame, as ring_agreements
+// counts evidence.
+TEST(RingCode, EveryCodeReadsBlackAndWhitePaperNone) {
+  for (const RingStyle style : {RingStyle::kOneBand, RingStyle::kTwoBand}) {
+    const std::size_t bands = style == RingStyle::kTwoBand ? 2 : 1;
+    for (int id = 0; id < ring_code_count(style); ++id) {
+      const RingCells cells = *ring_cells(id, style);
+      const auto black_in = [&](std::size_t from, std::size_t sectors) {
+        int n = 0;
+        for (std::size_t band = 0; band < bands; ++band) {
+          for (std::size_t k = 0; k < sectors; ++k)
+            n += cells[band][(from + k) % kRingSectors];
+        }
+        return n;
+      };
+      const int black = black_in(0, kRingSectors);
+      EXPECT_GE(black, 1) << id;
+      if (style == RingStyle::kTwoBand) {
+        for (std::size_t from = 0; from < kRingSectors; ++from)
+          EXPECT_GE(black_in(from, kRingSectors / 2), 1) << id << " from sector " << from;
+      }
+      // Its samples read cleanly over two frames: its black cells, counted once a frame.
+      constexpr std::size_t per = kRingCodeSamples / kRingSectors;
+      std::vector<float> sum(bands * kRingCodeSamples);
+      for (std::size_t j = 0; j < sum.size(); ++j)
+        sum[j] = cells[j / kRingCodeSamples][j % kRingCodeSamples / per] ? 2.f : -2.f;
+      EXPECT_NEAR(ring_black_cells(sum, 2), black / 0.85, 1e-4) << id;
+    }
+  }
+  EXPECT_EQ(ring_black_cells(std::vector<float>(2 * kRingCodeSamples, -1.f), 1), 0.0);
+}
+
 TEST(RingCode, EnoughCodesAndAnyTwoDifferUnderEveryRotation) {
   ASSERT_GE(ring_code_count(), 40);
   for (int a = 0; a < ring_code_count(); ++a) {
@@ -778,6 +812,22 @@ TEST(Coverage, ABaseOnACornerMarkersPaperIsNamed) {
 // corner marker is now named only by the margin of a ring seen once, and not reported unnamed.
 TEST(Coverage, ARingOnAMarkersPaperIsNamedOnlyByAClearMargin) {
   expect_none_off_over_3_seconds("720p 60deg", 15, 14);
+}
+
+// Table 18 of the flat 1080p camera watched for 3 seconds (30 frames): a fit on the far-right
+// corner marker's paper (7 cells of white read, no black) was reported as an unnamed base at the
+// search frames 21 and 25. Every code has black cells: a ring whose readings hold no black is
+// not reported.
+TEST(Coverage, ARingThatReadsNoBlackIsNotReportedUnnamed) {
+  expect_none_off_over_3_seconds("1080p 60deg", 18, 15);
+}
+
+// Table 34 of the 720p 75° camera watched for 3 seconds (30 frames): base 0 is never located,
+// and a fit on the far-left corner marker's paper and the table's edge beside it, the one
+// nameless ring, was named 0 by elimination at frame 28, 33" off. A ring first fitted beside a
+// corner marker is named only by its code's clear margin, never by elimination.
+TEST(Coverage, ARingBesideAMarkerIsNotNamedByElimination) {
+  expect_none_off_over_3_seconds("720p 75deg", 34, 15);
 }
 
 // Table 10 of the flat 720p camera watched for 3 seconds (30 frames): base 12 stands behind
