@@ -28,8 +28,27 @@ void add_coverage(CLI::App& bench) {
     std::string dictionary = "DICT_4X4_50";
     std::string refine = "subpix";
     bool json = false;
+    std::string dice;
+    bool posed = false;
+    bool lamp = false;
+    std::string save;
+    bool explain = false;
   };
   auto opts = std::make_shared<Opts>();
+  cmd->add_option("--dice", opts->dice,
+                  "MIN-MAX dice on every base's top (e.g. 3-6: as the rules put them there "
+                  "every round), d6-d12 in the rulebook's colours, over the ring");
+  cmd->add_flag("--posed", opts->posed,
+                "figures of a real one's shape: arms and a weapon over the rim, light flat "
+                "hats and shoulders, capes");
+  cmd->add_flag("--lamp", opts->lamp,
+                "a lamp 30-45 degrees above the table at one side, casting soft shadows");
+  cmd->add_option("--save", opts->save,
+                  "write each table's first frame (degraded, as the pipeline sees it) to this "
+                  "folder as a PNG");
+  cmd->add_flag("--explain", opts->explain,
+                "tell every base reported off its place, every false ring and every base not "
+                "named at the last frame, with its frame and place (on standard error)");
   cmd->add_option("--target", opts->target,
                   "what the bases carry: square (ArUco), ring (one code band) or ring2 (two); "
                   "markerless: square-marker bases found by their round tops (markerless mode)")
@@ -76,6 +95,22 @@ void add_coverage(CLI::App& bench) {
                       "DICT_APRILTAG_16h5, DICT_APRILTAG_36h11)",
                       opts->dictionary));
     }
+    int dice_min = 0;
+    int dice_max = 0;
+    if (!opts->dice.empty()) {
+      const auto dash = opts->dice.find('-');
+      try {
+        std::size_t used = 0;
+        dice_min = std::stoi(opts->dice.substr(0, dash), &used);
+        dice_max = dash == std::string::npos ? dice_min : std::stoi(opts->dice.substr(dash + 1));
+      } catch (const std::exception&) {
+        dice_min = -1;
+      }
+      if (dice_min < 0 || dice_max < dice_min || dice_max > 6) {
+        throw UsageError(fmt::format(
+            "--dice is MIN-MAX dice on each base (0 to 6, e.g. 3-6), not '{}'", opts->dice));
+      }
+    }
     nlohmann::json j = nlohmann::json::array();
     if (!opts->json) {
       std::cout << fmt::format(
@@ -91,6 +126,15 @@ void add_coverage(CLI::App& bench) {
       sc.dictionary = opts->dictionary;
       sc.refine_apriltag = opts->refine == "apriltag";
       sc.markerless = opts->target == "markerless";
+      sc.dice_min = dice_min;
+      sc.dice_max = dice_max;
+      sc.posed = opts->posed;
+      sc.lamp = opts->lamp;
+      sc.save_dir = opts->save;
+      if (opts->explain) sc.explain = &std::cerr;
+      if (dice_max > 0) sc.name += fmt::format(" dice{}-{}", dice_min, dice_max);
+      if (sc.posed) sc.name += " posed";
+      if (sc.lamp) sc.name += " lamp";
       const auto r = vision::run_coverage(sc);
       // Named in every frame of the last search cycle, by third; "last": at the last frame.
       const auto third = [&](std::size_t k) {
@@ -98,6 +142,9 @@ void add_coverage(CLI::App& bench) {
       };
       if (opts->json) {
         j.push_back({{"scenario", r.name},
+                     {"dice", {dice_min, dice_max}},
+                     {"posed", sc.posed},
+                     {"lamp", sc.lamp},
                      {"degradation", vision::describe(sc.degradation)},
                      {"every_frame", r.every_frame},
                      {"found", r.found},

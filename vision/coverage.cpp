@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <opencv2/aruco.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <set>
 
 #include "calib/pattern.hpp"
@@ -121,6 +123,35 @@ calib::TablePlane misjudged_plane(const SceneSpec& spec, double error, std::uint
 
 }  // namespace
 
+void put_dice_on(SceneBaseSpec& base, int count, cv::RNG& rng) {
+  const double r = base.diameter_in / 2;
+  const auto figure = figure_footprint(base);
+  constexpr std::array<int, 6> kSides{6, 6, 8, 10, 12, 6};
+  constexpr std::array<DieColour, 6> kColours{DieColour::kWhite, DieColour::kYellow,
+                                              DieColour::kBlue,  DieColour::kGreen,
+                                              DieColour::kBlack, DieColour::kRed};
+  for (int placed = 0, attempt = 0; placed < count && attempt < 400; ++attempt) {
+    DieSpec d;
+    d.size_in = rng.uniform(0.55, 0.65);
+    d.sides = kSides[static_cast<std::size_t>(rng.uniform(0, 6))];
+    d.colour = kColours[static_cast<std::size_t>(rng.uniform(0, 6))];
+    d.face = rng.uniform(1, d.sides + 1);
+    d.yaw_deg = rng.uniform(0.0, 360.0);
+    const double a = rng.uniform(0.0, 2 * CV_PI);
+    const double rr = rng.uniform(0.25, r - 0.35 * d.size_in);
+    d.at_in = {rr * std::cos(a), rr * std::sin(a)};
+    if (figure && cv::norm(d.at_in - figure->centre_in) < figure->radius_in + 0.4 * d.size_in)
+      continue;
+    if (std::any_of(base.dice.begin(), base.dice.end(), [&](const DieSpec& o) {
+          return cv::norm(o.at_in - d.at_in) < 0.5 * (o.size_in + d.size_in) * 1.05;
+        })) {
+      continue;
+    }
+    base.dice.push_back(d);
+    ++placed;
+  }
+}
+
 SceneSpec coverage_scene(const CoverageScenario& sc, std::uint64_t seed) {
   SceneSpec s;
   s.name = fmt::format("{} seed {}", sc.name, seed);
@@ -195,7 +226,27 @@ SceneSpec coverage_scene(const CoverageScenario& sc, std::uint64_t seed) {
                               : -90 + rng.uniform(-0.5, 0.5) * sc.facing_spread_deg;
     b.colour = cv::Scalar(rng.uniform(20, 120), rng.uniform(20, 120), rng.uniform(20, 120));
     b.path.push_back({0, c.x, c.y, facing});
+    if (sc.posed) {
+      b.figure_style = FigureStyle::kPosed;
+      b.figure_variant = static_cast<std::uint32_t>(rng.uniform(0, 1 << 30));
+    }
     s.bases.push_back(b);
+  }
+  // Dice and the lamp are drawn after the bases, so a table's bases stand where they stand
+  // without them.
+  if (sc.dice_max > 0) {
+    for (auto& b : s.bases)
+      put_dice_on(b, rng.uniform(sc.dice_min, sc.dice_max + 1), rng);
+  }
+  if (sc.lamp) {
+    // At one side, 30–45 degrees above the table's middle seen from there, 45–60" away.
+    const double side = rng.uniform(0, 2) == 0 ? -1.0 : 1.0;
+    const double el = rng.uniform(30.0, 45.0) * CV_PI / 180;
+    const double far = rng.uniform(45.0, 60.0);
+    const double along = rng.uniform(-15.0, 15.0);
+    s.look.lamp.on = true;
+    s.look.lamp.at_in = {s.table.width_in / 2 + side * far * std::cos(el),
+                         s.table.depth_in / 2 + along, far * std::sin(el)};
   }
   return s;
 }
@@ -264,6 +315,14 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     std::vector<RingSighting> last_rings;
     for (int f = 0; f < sc.frames; ++f) {
       const cv::Mat frame = degrade(table.clean, table.degradation, f);
+      if (f == 0 && !sc.save_dir.empty()) {
+        std::string file = fmt::format("{}/{}-seed{}.png", sc.save_dir, sc.name, seed);
+        std::replace(file.begin() + static_cast<std::ptrdiff_t>(sc.save_dir.size()) + 1, file.end(),
+                     ' ', '_');
+        if (!cv::imwrite(file, frame)) {
+          throw DataException({file, 0, "--save", "a folder that exists and can be written"});
+        }
+      }
       plain_ms.push_back(time_ms([&] {
         cv::Mat gray;
         cv::cvtColor(frame, gray, cv::COLOR_BGR2GRAY);
@@ -294,17 +353,39 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
           continue;
         }
         off.insert(b.marker_id);
+        int on = -1;
         for (const auto& [other, c] : where) {
-          if (other != b.marker_id && cv::norm(b.centre_in - c) <= 1.0)
+          if (other != b.marker_id && cv::norm(b.centre_in - c) <= 1.0) {
             switched.insert(b.marker_id);
+            on = other;
+          }
+        }
+        if (sc.explain) {
+          *sc.explain << fmt::format(
+              "seed {} frame {}: b{} reported at ({:.2f}, {:.2f}), {:.2f}\" from its place{}, "
+              "pixel {}\n",
+              seed, f, b.marker_id, b.centre_in.x, b.centre_in.y,
+              cv::norm(b.centre_in - where[b.marker_id]),
+              on >= 0 ? fmt::format(", on b{}'s", on) : "", [&] {
+                const auto px = plane.table_to_image({b.centre_in.x, b.centre_in.y, 0.75});
+                return px ? fmt::format("({:.0f}, {:.0f})", px->x, px->y) : std::string("-");
+              }());
         }
       }
-      false_rings +=
-          std::count_if(r.state.unnamed.begin(), r.state.unnamed.end(), [&](const UnnamedBase& u) {
-            return std::none_of(truth.bases.begin(), truth.bases.end(), [&](const BaseTruth& t) {
+      for (const UnnamedBase& u : r.state.unnamed) {
+        if (std::any_of(truth.bases.begin(), truth.bases.end(), [&](const BaseTruth& t) {
               return cv::norm(t.centre_in - u.centre_in) <= 1.0;
-            });
-          });
+            })) {
+          continue;
+        }
+        ++false_rings;
+        if (sc.explain) {
+          const auto px = plane.table_to_image({u.centre_in.x, u.centre_in.y, 0.75});
+          *sc.explain << fmt::format("seed {} frame {}: false ring at ({:.2f}, {:.2f}), pixel {}\n",
+                                     seed, f, u.centre_in.x, u.centre_in.y,
+                                     px ? fmt::format("({:.0f}, {:.0f})", px->x, px->y) : "-");
+        }
+      }
       last = r.state;
       last_rings = r.rings;
     }
@@ -330,7 +411,19 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
       const auto it = std::find_if(last.bases.begin(), last.bases.end(), [&](const TrackedBase& b) {
         return b.marker_id == t.marker_id && !b.stale();
       });
-      if (it == last.bases.end()) continue;
+      if (it == last.bases.end()) {
+        if (sc.explain) {
+          const bool fitted = std::any_of(
+              last_rings.begin(), last_rings.end(),
+              [&](const RingSighting& s) { return cv::norm(s.centre_in - t.centre_in) <= 0.25; });
+          *sc.explain << fmt::format(
+              "seed {}: b{} at ({:.2f}, {:.2f}) not named at the last frame ({}, {:.0f} % of its "
+              "code band in view)\n",
+              seed, t.marker_id, t.centre_in.x, t.centre_in.y,
+              fitted ? "its rim fitted" : "its rim not fitted", 100 * t.ring_visible);
+        }
+        continue;
+      }
       ++out.found[static_cast<std::size_t>(third)];
       const double e = cv::norm(it->centre_in - t.centre_in);
       centre_err.push_back(e);

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,20 @@ struct CoverageScenario {
   /// `steady_frames` frames (5: one cycle of the pipeline's searches of the whole table, which
   /// come one frame in 5; between them the rings are followed from where they were).
   int steady_frames = 5;
+  /// What the table holds in play (issue 51): `dice_min`–`dice_max` dice on every base's top
+  /// (d6, d8, d10, d12 in the rulebook's colours, about 0.6" across, anywhere on the top
+  /// beside the figure: over the ring), figures of a real one's shape (`posed`: arms and a
+  /// weapon over the rim, light flat hats and shoulders, capes) and a lamp 30–45° above the
+  /// table at one side casting soft shadows over the neighbours.
+  int dice_min = 0;
+  int dice_max = 0;
+  bool posed = false;
+  bool lamp = false;
+  /// When set, each table's first degraded frame is written there as a PNG (for a look).
+  std::string save_dir;
+  /// When set, every base reported off its place (and under whose name), every false ring and
+  /// every base not named at the last frame is told there, a line each, with its frame and place.
+  std::ostream* explain = nullptr;
 };
 
 /// The scores of a scenario (all seeds together).
@@ -96,6 +111,11 @@ struct CoverageTable {
   Degradation degradation;
 };
 CoverageTable coverage_table(const CoverageScenario& scenario, int seed);
+
+/// Puts `count` dice on `base`'s top (d6, d8, d10, d12 in the rulebook's colours, 0.55–0.65"
+/// across, faces and turns at random) where they fit beside its figure and each other, over the
+/// ring; fewer when no more fit.
+void put_dice_on(SceneBaseSpec& base, int count, cv::RNG& rng);
 
 /// Runs a scenario on one core.
 CoverageResult run_coverage(const CoverageScenario& scenario);

@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 
 #include <opencv2/aruco.hpp>
+#include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "calib/pattern.hpp"
 #include "common/error.hpp"
@@ -20,16 +24,87 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// A solid the ray caster knows: a vertical cylinder (bases) or a capsule (figures, hands).
+// A solid the ray caster knows: a vertical cylinder (bases, hats), a capsule (figures, hands) or
+// a die (a convex polyhedron).
 struct Solid {
-  enum class Kind { kCylinder, kCapsule } kind = Kind::kCapsule;
-  cv::Vec3d a;  // cylinder: centre of the bottom; capsule: one end
-  cv::Vec3d b;  // cylinder: centre of the top; capsule: other end
-  double radius = 1;
-  cv::Vec3d colour;  // BGR
-  int base = -1;     // cylinder of base #base: its top carries the marker
+  enum class Kind { kCylinder, kCapsule, kDie } kind = Kind::kCapsule;
+  cv::Vec3d a;        // cylinder: centre of the bottom; capsule: one end; die: its centre
+  cv::Vec3d b;        // cylinder: centre of the top; capsule: other end; die: its centre
+  double radius = 1;  // die: its inradius (every face plane this far from the centre)
+  cv::Vec3d colour;   // BGR
+  int base = -1;      // cylinder of base #base: its top carries the marker
   double angle_rad = 0;
+  // A die: its kind (sides), the face on top, its marks' colour and its turn (local → table).
+  int sides = 0;
+  int top_face = 0;  // index of the face whose normal points up
+  int top_value = 1;
+  cv::Vec3d marks;
+  cv::Matx33d rot = cv::Matx33d::eye();
 };
+
+// The faces of the dice, as unit normals of planes at distance 1 from the centre (a die of
+// inradius 1); with the factor from inradius to the farthest vertex.
+struct DieShape {
+  std::vector<cv::Vec3d> normals;
+  double circumradius = 1;
+};
+
+const DieShape& die_shape(int sides) {
+  static const std::array<DieShape, 5> shapes = [] {
+    std::array<DieShape, 5> out;
+    auto add = [](DieShape& d, cv::Vec3d n) { d.normals.push_back(cv::normalize(n)); };
+    // d4: tetrahedron.
+    for (const cv::Vec3d& n :
+         {cv::Vec3d(1, 1, 1), cv::Vec3d(1, -1, -1), cv::Vec3d(-1, 1, -1), cv::Vec3d(-1, -1, 1)})
+      add(out[0], n);
+    out[0].circumradius = 3.0;
+    // d6: cube.
+    for (int axis = 0; axis < 3; ++axis) {
+      for (double sgn : {1.0, -1.0}) {
+        cv::Vec3d n(0, 0, 0);
+        n[axis] = sgn;
+        add(out[1], n);
+      }
+    }
+    out[1].circumradius = std::sqrt(3.0);
+    // d8: octahedron.
+    for (int k = 0; k < 8; ++k)
+      add(out[2], cv::Vec3d((k & 1) ? -1 : 1, (k & 2) ? -1 : 1, (k & 4) ? -1 : 1));
+    out[2].circumradius = std::sqrt(3.0);
+    // d10: pentagonal trapezohedron (kites at alternate heights, 36 degrees apart).
+    const double tilt = 40 * CV_PI / 180;
+    for (int k = 0; k < 10; ++k) {
+      const double az = k * CV_PI / 5;
+      const double el = (k % 2 == 0) ? tilt : -tilt;
+      add(out[3],
+          cv::Vec3d(std::cos(el) * std::cos(az), std::cos(el) * std::sin(az), std::sin(el)));
+    }
+    out[3].circumradius = 1 / std::sin(tilt) + 0.05;
+    // d12: dodecahedron.
+    const double phi = (1 + std::sqrt(5.0)) / 2;
+    for (double s1 : {1.0, -1.0}) {
+      for (double s2 : {1.0, -1.0}) {
+        add(out[4], cv::Vec3d(0, s1, s2 * phi));
+        add(out[4], cv::Vec3d(s1, s2 * phi, 0));
+        add(out[4], cv::Vec3d(s2 * phi, 0, s1));
+      }
+    }
+    out[4].circumradius = 1.26;
+    return out;
+  }();
+  switch (sides) {
+    case 4:
+      return shapes[0];
+    case 8:
+      return shapes[2];
+    case 10:
+      return shapes[3];
+    case 12:
+      return shapes[4];
+    default:
+      return shapes[1];
+  }
+}
 
 struct Hit {
   double t = kInf;
@@ -113,8 +188,156 @@ Hit hit_capsule(const Solid& s, const cv::Vec3d& o, const cv::Vec3d& d) {
   return best;
 }
 
+// Ray against a die: the interval where the ray is inside every face's half-space.
+// `face`, when given, gets the index of the face it enters through.
+Hit hit_die(const Solid& s, const cv::Vec3d& o, const cv::Vec3d& d, int* face = nullptr) {
+  const DieShape& shape = die_shape(s.sides);
+  const cv::Vec3d ol = s.rot.t() * (o - s.a) * (1 / s.radius);
+  const cv::Vec3d dl = s.rot.t() * d * (1 / s.radius);
+  double t_in = -kInf;
+  double t_out = kInf;
+  int enter = -1;
+  for (std::size_t i = 0; i < shape.normals.size(); ++i) {
+    const cv::Vec3d& n = shape.normals[i];
+    const double den = n.dot(dl);
+    const double num = 1 - n.dot(ol);
+    if (std::abs(den) < 1e-15) {
+      if (num < 0) return {};
+      continue;
+    }
+    const double t = num / den;
+    if (den < 0) {
+      if (t > t_in) {
+        t_in = t;
+        enter = static_cast<int>(i);
+      }
+    } else {
+      t_out = std::min(t_out, t);
+    }
+    if (t_in > t_out) return {};
+  }
+  if (enter < 0 || t_in <= 0) return {};
+  Hit h;
+  h.t = t_in;
+  h.normal = s.rot * shape.normals[static_cast<std::size_t>(enter)];
+  if (face) *face = enter;
+  return h;
+}
+
 Hit hit(const Solid& s, const cv::Vec3d& o, const cv::Vec3d& d) {
-  return s.kind == Solid::Kind::kCylinder ? hit_cylinder(s, o, d) : hit_capsule(s, o, d);
+  switch (s.kind) {
+    case Solid::Kind::kCylinder:
+      return hit_cylinder(s, o, d);
+    case Solid::Kind::kDie:
+      return hit_die(s, o, d);
+    default:
+      return hit_capsule(s, o, d);
+  }
+}
+
+// The radius of a ball round `s.a`–`s.b` that holds the solid.
+double bounding_radius(const Solid& s) {
+  return s.kind == Solid::Kind::kDie ? s.radius * die_shape(s.sides).circumradius : s.radius;
+}
+
+// The rotation taking `from` (unit) onto `to` (unit).
+cv::Matx33d rotation_between(const cv::Vec3d& from, const cv::Vec3d& to) {
+  const cv::Vec3d axis = from.cross(to);
+  const double sin_a = cv::norm(axis);
+  const double cos_a = from.dot(to);
+  if (sin_a < 1e-12) {
+    if (cos_a > 0) return cv::Matx33d::eye();
+    // Half a turn about any axis at right angles to `from`.
+    cv::Vec3d perp = std::abs(from[0]) < 0.9 ? cv::Vec3d(1, 0, 0) : cv::Vec3d(0, 1, 0);
+    perp = cv::normalize(perp - from * from.dot(perp));
+    return 2 * cv::Matx33d(perp[0] * perp[0], perp[0] * perp[1], perp[0] * perp[2],
+                           perp[1] * perp[0], perp[1] * perp[1], perp[1] * perp[2],
+                           perp[2] * perp[0], perp[2] * perp[1], perp[2] * perp[2]) -
+           cv::Matx33d::eye();
+  }
+  cv::Mat r;
+  cv::Rodrigues(cv::Mat(axis * (std::atan2(sin_a, cos_a) / sin_a)), r);
+  return cv::Matx33d(r);
+}
+
+// A die's body, marks and colours, resting on a face on a top at `top_z`, its centre at `at`.
+Solid die_solid(const DieSpec& die, cv::Point2d at, double top_z, double base_angle_rad) {
+  Solid s;
+  s.kind = Solid::Kind::kDie;
+  s.sides = die.sides;
+  const DieShape& shape = die_shape(die.sides);
+  // Inradius from the size across: a cube's half edge; the others about as wide.
+  const double k = die.sides == 6 ? 0.5 : die.sides == 4 ? 0.22 : 0.45;
+  s.radius = k * die.size_in;
+  // Rest on face 0's opposite for the cube (so the face above shows `face`), face 0 otherwise.
+  const std::size_t bottom = die.sides == 6 ? 1 : die.sides == 4 ? 0 : 0;
+  const cv::Matx33d rest = rotation_between(shape.normals[bottom], cv::Vec3d(0, 0, -1));
+  const double yaw = die.yaw_deg * CV_PI / 180 + base_angle_rad;
+  const cv::Matx33d turn(std::cos(yaw), -std::sin(yaw), 0, std::sin(yaw), std::cos(yaw), 0, 0, 0,
+                         1);
+  s.rot = turn * rest;
+  s.a = s.b = cv::Vec3d(at.x, at.y, top_z + s.radius);
+  double best = -2;
+  for (std::size_t i = 0; i < shape.normals.size(); ++i) {
+    const double up = (s.rot * shape.normals[i])[2];
+    if (up > best) {
+      best = up;
+      s.top_face = static_cast<int>(i);
+    }
+  }
+  s.top_value = die.face;
+  switch (die.colour) {
+    case DieColour::kWhite:
+      s.colour = {228, 230, 232}, s.marks = {30, 30, 30};
+      break;
+    case DieColour::kYellow:
+      s.colour = {40, 200, 225}, s.marks = {25, 25, 25};
+      break;
+    case DieColour::kBlue:
+      s.colour = {170, 80, 30}, s.marks = {230, 230, 230};
+      break;
+    case DieColour::kGreen:
+      s.colour = {60, 150, 40}, s.marks = {230, 230, 230};
+      break;
+    case DieColour::kBlack:
+      s.colour = {28, 28, 30}, s.marks = {230, 230, 230};
+      break;
+    case DieColour::kRed:
+      s.colour = {40, 40, 190}, s.marks = {230, 230, 230};
+      break;
+  }
+  return s;
+}
+
+// The colour of a die where a ray met it: its body, or a mark (pips, or a number's strokes drawn
+// as pips) near the middle of the face.
+cv::Vec3d die_colour_at(const Solid& s, const cv::Vec3d& p, int face) {
+  const DieShape& shape = die_shape(s.sides);
+  const cv::Vec3d n = shape.normals[static_cast<std::size_t>(face)];
+  const cv::Vec3d local = s.rot.t() * (p - s.a) * (1 / s.radius);
+  const cv::Vec3d helper = std::abs(n[2]) < 0.9 ? cv::Vec3d(0, 0, 1) : cv::Vec3d(1, 0, 0);
+  const cv::Vec3d u = cv::normalize(helper.cross(n));
+  const cv::Vec3d v = n.cross(u);
+  const cv::Vec3d q = local - n;
+  const double x = q.dot(u);
+  const double y = q.dot(v);
+  const int value = face == s.top_face ? s.top_value : face % 6 + 1;
+  // Pip places of a d6 face (of half-width 1); smaller on the other dice's smaller faces.
+  const double scale = s.sides == 6 ? 1.0 : 0.45;
+  static const std::array<std::vector<cv::Point2d>, 7> pips = {{
+      {},
+      {{0, 0}},
+      {{-0.5, -0.5}, {0.5, 0.5}},
+      {{-0.5, -0.5}, {0, 0}, {0.5, 0.5}},
+      {{-0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}},
+      {{-0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}, {0, 0}},
+      {{-0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}, {-0.5, 0}, {0.5, 0}},
+  }};
+  const double pip_r = 0.17 * scale;
+  for (const auto& c : pips[static_cast<std::size_t>((value - 1) % 6 + 1)]) {
+    if (std::hypot(x - scale * c.x, y - scale * c.y) < pip_r) return s.marks;
+  }
+  return s.colour;
 }
 
 cv::Point2d rotate(cv::Point2d p, double a) {
@@ -240,6 +463,99 @@ SceneRenderer::~SceneRenderer() = default;
 
 namespace {
 
+// A number from 0 to 1 for a figure's variant and a part of its pose (splitmix64).
+double variant_share(std::uint32_t variant, int part) {
+  std::uint64_t z = variant * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(part) * 0xBF58476D;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) / 9007199254740992.0;
+}
+
+// A figure of a real one's shape standing at `foot` (table inches) on base `b`, facing `a`
+// (radians, table frame): legs apart, a torso, shoulders, arms held out, a weapon reaching over
+// the rim in front, a head with (by its variant) a light flat hat or helmet, and perhaps a cape
+// or a backpack over the rim behind. Parts and paint vary with the base's figure_variant.
+void add_posed_figure(std::vector<Solid>& out, const SceneBaseSpec& b, cv::Point2d foot, double a,
+                      double body_r) {
+  const std::uint32_t var = b.figure_variant;
+  const auto share = [&](int part) { return variant_share(var, part); };
+  const double h = b.figure_height_in * (0.85 + 0.3 * share(1));
+  const double z0 = b.height_in;
+  const cv::Vec3d fwd(std::cos(a), std::sin(a), 0);
+  const cv::Vec3d side(-std::sin(a), std::cos(a), 0);
+  const cv::Vec3d at(foot.x, foot.y, z0);
+  // Paint: cloth, skin, and a light colour for tops (hats, pads, light jackets).
+  const cv::Vec3d cloth(40 + 150 * share(2), 40 + 150 * share(3), 40 + 150 * share(4));
+  const cv::Vec3d skin(110 + 40 * share(5), 140 + 40 * share(5), 180 + 50 * share(5));
+  const cv::Vec3d light(200 + 40 * share(6), 200 + 40 * share(7), 195 + 45 * share(8));
+  const auto capsule = [&](cv::Vec3d p, cv::Vec3d q, double r, cv::Vec3d colour) {
+    Solid s;
+    s.a = p;
+    s.b = q;
+    s.radius = r;
+    s.colour = colour;
+    out.push_back(s);
+  };
+  const double leg_r = 0.45 * body_r;
+  const double hip = 0.45 * h;
+  const double shoulder = 0.78 * h;
+  const double stance = (0.3 + 0.5 * share(9)) * body_r;
+  for (double sgn : {-1.0, 1.0}) {
+    capsule(at + sgn * stance * side + cv::Vec3d(0, 0, leg_r),
+            at + sgn * 0.4 * body_r * side + cv::Vec3d(0, 0, hip), leg_r, cloth * 0.7);
+  }
+  capsule(at + cv::Vec3d(0, 0, hip), at + cv::Vec3d(0, 0, shoulder - 0.5 * body_r), body_r,
+          share(10) < 0.4 ? light : cloth);
+  // Shoulders: a bar across, light pads on some.
+  const double sw = 1.25 * body_r + 0.1;
+  capsule(at - sw * side + cv::Vec3d(0, 0, shoulder), at + sw * side + cv::Vec3d(0, 0, shoulder),
+          0.55 * body_r, share(11) < 0.5 ? light : cloth);
+  // The weapon arm: held forward, the weapon reaching past the rim in front.
+  const double arm_r = 0.32 * body_r;
+  const double reach = 0.7 + 0.6 * share(12);
+  const double wsgn = share(13) < 0.5 ? -1.0 : 1.0;
+  const cv::Vec3d sh = at + wsgn * sw * side + cv::Vec3d(0, 0, shoulder);
+  const cv::Vec3d hand =
+      at + wsgn * 0.5 * sw * side + reach * fwd + cv::Vec3d(0, 0, (0.55 + 0.15 * share(14)) * h);
+  capsule(sh, hand, arm_r, cloth);
+  const double gun = 0.9 + 0.9 * share(15);
+  capsule(hand, hand + gun * fwd + cv::Vec3d(0, 0, -0.25 * gun * share(16)),
+          0.09 + 0.06 * share(17), cv::Vec3d(45, 45, 50));
+  // The other arm: out to the side and down, its hand over the rim on some.
+  const cv::Vec3d sh2 = at - wsgn * sw * side + cv::Vec3d(0, 0, shoulder);
+  const double out_by = 0.6 + 0.8 * share(18);
+  const cv::Vec3d hand2 = at - wsgn * (sw + out_by) * side + 0.3 * share(19) * fwd +
+                          cv::Vec3d(0, 0, (0.35 + 0.2 * share(20)) * h);
+  capsule(sh2, hand2, arm_r, cloth);
+  capsule(hand2, hand2, 1.3 * arm_r, skin);
+  // Head, and a light flat hat or helmet on most.
+  const double head_r = 0.8 * body_r;
+  const cv::Vec3d head = at + cv::Vec3d(0, 0, shoulder + 0.4 * body_r + head_r);
+  capsule(head, head, head_r, skin);
+  if (share(21) < 0.7) {
+    Solid hat;
+    hat.kind = Solid::Kind::kCylinder;
+    const double brim = share(22) < 0.5 ? 1.6 : 1.1;
+    hat.a = head + cv::Vec3d(0, 0, 0.3 * head_r);
+    hat.b = head + cv::Vec3d(0, 0, (0.3 + 0.5 * share(23)) * head_r + 0.08);
+    hat.radius = brim * head_r;
+    hat.colour = light;
+    out.push_back(hat);
+  }
+  // Behind: a cape (a broad slab of capsules hanging over the rim) or a backpack.
+  if (share(24) < 0.4) {
+    for (double f : {-0.6, 0.0, 0.6}) {
+      capsule(at + f * sw * side - 0.4 * body_r * fwd + cv::Vec3d(0, 0, shoulder),
+              at + 1.4 * f * sw * side - (0.6 + 0.5 * share(25)) * fwd + cv::Vec3d(0, 0, 0.25 * h),
+              0.3 * body_r, cloth * 0.6);
+    }
+  } else if (share(24) < 0.7) {
+    capsule(at - 0.9 * body_r * fwd + cv::Vec3d(0, 0, 0.6 * h),
+            at - 0.9 * body_r * fwd + cv::Vec3d(0, 0, 0.75 * h), 0.6 * body_r, light * 0.8);
+  }
+}
+
 // Everything solid at time t.
 std::vector<Solid> solids_at(const SceneSpec& spec, double t) {
   std::vector<Solid> out;
@@ -256,11 +572,20 @@ std::vector<Solid> solids_at(const SceneSpec& spec, double t) {
     base.base = static_cast<int>(i);
     base.angle_rad = a;
     out.push_back(base);
+    for (const auto& die : b.dice) {
+      if (t < die.t_on_s || t >= die.t_off_s) continue;
+      out.push_back(
+          die_solid(die, pose.centre_in + rotate(die.at_in, a - CV_PI / 2), b.height_in, a));
+    }
     if (b.figure_height_in <= 0) continue;
-    // A rough figure behind its marker: legs/torso capsule and a head, leaning nowhere.
     const FigureFootprint footprint = *figure_footprint(b);
     const double body_r = footprint.radius_in;
     const cv::Point2d foot = pose.centre_in + rotate(footprint.centre_in, a - CV_PI / 2);
+    if (b.figure_style == FigureStyle::kPosed) {
+      add_posed_figure(out, b, foot, a, body_r);
+      continue;
+    }
+    // A rough figure behind its marker: legs/torso capsule and a head, leaning nowhere.
     Solid body;
     body.a = cv::Vec3d(foot.x, foot.y, b.height_in + body_r);
     body.b = cv::Vec3d(foot.x, foot.y, b.height_in + 0.75 * b.figure_height_in);
@@ -384,8 +709,128 @@ namespace {
 
 bool same_solid(const Solid& x, const Solid& y) {
   return x.kind == y.kind && x.a == y.a && x.b == y.b && x.radius == y.radius &&
-         x.colour == y.colour && x.base == y.base && x.angle_rad == y.angle_rad;
+         x.colour == y.colour && x.base == y.base && x.angle_rad == y.angle_rad &&
+         x.sides == y.sides && x.top_value == y.top_value && x.rot == y.rot;
 }
+
+// The light of a frame: the fixed soft light from above, and the scene's lamp when it is on,
+// with the soft shadows the frame's solids cast from it (a round lamp seen from kLampSamples
+// points). Which solids can shade a table point is looked up in a grid of 1" cells.
+class Lighting {
+ public:
+  static constexpr int kLampSamples = 8;
+
+  Lighting(const SceneSpec& spec, const std::vector<Solid>& solids)
+      : lamp_(spec.look.lamp), solids_(solids) {
+    if (!lamp_.on) return;
+    const cv::Vec3d l(lamp_.at_in.x, lamp_.at_in.y, lamp_.at_in.z);
+    const cv::Vec3d mid(spec.table.width_in / 2, spec.table.depth_in / 2, 0);
+    // The lamp's disc faces the table's middle; its points on a Vogel spiral.
+    const cv::Vec3d axis = cv::normalize(mid - l);
+    const cv::Vec3d helper = std::abs(axis[2]) < 0.9 ? cv::Vec3d(0, 0, 1) : cv::Vec3d(1, 0, 0);
+    const cv::Vec3d u = cv::normalize(helper.cross(axis));
+    const cv::Vec3d v = axis.cross(u);
+    for (int k = 0; k < kLampSamples; ++k) {
+      const double r = lamp_.radius_in * std::sqrt((k + 0.5) / kLampSamples);
+      const double t = k * 2.39996323;
+      samples_.push_back(l + r * (std::cos(t) * u + std::sin(t) * v));
+    }
+    norm_ = raw(mid, cv::Vec3d(0, 0, 1), l);
+    if (norm_ <= 1e-9) norm_ = 1;
+    origin_ = {std::min(0.0, l[0]) - 30, std::min(0.0, l[1]) - 30};
+    cols_ = static_cast<int>(std::max(spec.table.width_in, l[0]) - origin_.x + 30) + 1;
+    rows_ = static_cast<int>(std::max(spec.table.depth_in, l[1]) - origin_.y + 30) + 1;
+    cells_.assign(static_cast<std::size_t>(cols_ * rows_), {});
+    for (std::size_t i = 0; i < solids_.size(); ++i) {
+      const Solid& sd = solids_[i];
+      const cv::Vec3d c = (sd.a + sd.b) * 0.5;
+      const double rho = cv::norm(sd.b - sd.a) / 2 + bounding_radius(sd);
+      double x0 = c[0] - rho;
+      double x1 = c[0] + rho;
+      double y0 = c[1] - rho;
+      double y1 = c[1] + rho;
+      if (c[2] + rho < l[2] - 0.5) {
+        // Its shadow on the table, from anywhere on the lamp (grown by a third for the cone).
+        const double f = l[2] / (l[2] - c[2]);
+        const cv::Vec3d p = l + (c - l) * f;
+        const double reach = 1.35 * rho * f + lamp_.radius_in * (f - 1) + 0.5;
+        x0 = std::min(x0, p[0] - reach);
+        x1 = std::max(x1, p[0] + reach);
+        y0 = std::min(y0, p[1] - reach);
+        y1 = std::max(y1, p[1] + reach);
+      }
+      for (int cy = cell(y0, origin_.y, rows_); cy <= cell(y1, origin_.y, rows_); ++cy) {
+        for (int cx = cell(x0, origin_.x, cols_); cx <= cell(x1, origin_.x, cols_); ++cx)
+          cells_[static_cast<std::size_t>(cy * cols_ + cx)].push_back(static_cast<int>(i));
+      }
+    }
+  }
+
+  // The factor on the colour of a point `p` of a solid with normal `n`.
+  [[nodiscard]] double on_solid(const cv::Vec3d& p, const cv::Vec3d& n) const {
+    const double fixed = 0.55 + 0.45 * std::max(0.0, n.dot(kFixedLight));
+    if (!lamp_.on) return fixed;
+    return lamp_.ambient * fixed + lamp(p, n);
+  }
+  // The factor on the table's colour at `p` (1 without a lamp).
+  [[nodiscard]] double on_table(const cv::Vec3d& p) const {
+    if (!lamp_.on) return 1;
+    return lamp_.ambient + lamp(p, cv::Vec3d(0, 0, 1));
+  }
+  [[nodiscard]] bool lamp_on() const { return lamp_.on; }
+
+ private:
+  static inline const cv::Vec3d kFixedLight = cv::normalize(cv::Vec3d(-0.3, -0.5, 1.0));
+
+  static int cell(double x, double origin, int count) {
+    return std::clamp(static_cast<int>(std::floor(x - origin)), 0, count - 1);
+  }
+  // Lambert's law with the fall-off of the distance's square, from point `l`.
+  static double raw(const cv::Vec3d& p, const cv::Vec3d& n, const cv::Vec3d& l) {
+    const cv::Vec3d d = l - p;
+    const double d2 = d.dot(d);
+    return std::max(0.0, n.dot(d) / std::sqrt(d2)) / d2;
+  }
+  // The lamp's light at `p`, the share of the lamp's points it sees.
+  [[nodiscard]] double lamp(const cv::Vec3d& p, const cv::Vec3d& n) const {
+    const cv::Vec3d l(lamp_.at_in.x, lamp_.at_in.y, lamp_.at_in.z);
+    const double lit = raw(p, n, l) / norm_;
+    if (lit <= 0) return 0;
+    const cv::Vec3d from = p + 1e-3 * n;
+    const int cx = static_cast<int>(std::floor(p[0] - origin_.x));
+    const int cy = static_cast<int>(std::floor(p[1] - origin_.y));
+    int seen = kLampSamples;
+    if (cx >= 0 && cy >= 0 && cx < cols_ && cy < rows_) {
+      const auto& cands = cells_[static_cast<std::size_t>(cy * cols_ + cx)];
+      if (!cands.empty()) {
+        seen = 0;
+        for (const cv::Vec3d& q : samples_) {
+          const cv::Vec3d d = q - from;
+          const bool blocked = std::any_of(cands.begin(), cands.end(), [&](int i) {
+            const Solid& sd = solids_[static_cast<std::size_t>(i)];
+            // Cheap test first: the segment must pass within the solid's bounding ball.
+            const cv::Vec3d c = (sd.a + sd.b) * 0.5;
+            const double rho = cv::norm(sd.b - sd.a) / 2 + bounding_radius(sd);
+            const double f = std::clamp((c - from).dot(d) / d.dot(d), 0.0, 1.0);
+            if (cv::norm(from + f * d - c) > rho) return false;
+            return hit(sd, from, d).t < 1;
+          });
+          seen += blocked ? 0 : 1;
+        }
+      }
+    }
+    return lamp_.strength * lit * seen / kLampSamples;
+  }
+
+  Lamp lamp_;
+  const std::vector<Solid>& solids_;
+  std::vector<cv::Vec3d> samples_;
+  double norm_ = 1;
+  cv::Point2d origin_;
+  int cols_ = 0;
+  int rows_ = 0;
+  std::vector<std::vector<int>> cells_;
+};
 
 // The exposure's sub-frame times of the frame at time t (three when something moves during
 // the exposure and motion blur is on, else one).
@@ -416,7 +861,7 @@ struct SceneRenderer::Painter {
   // cut to the lens's view, and its outline taken through the lens.
   [[nodiscard]] cv::Rect box(const Solid& s, cv::Size canvas) const {
     const int ss = impl.camera.supersample();
-    const double r = s.radius;
+    const double r = bounding_radius(s);
     const double x0 = std::min(s.a[0], s.b[0]) - r;
     const double x1 = std::max(s.a[0], s.b[0]) + r;
     const double y0 = std::min(s.a[1], s.b[1]) - r;
@@ -507,9 +952,10 @@ struct SceneRenderer::Painter {
     const double angle = impl.tile_angle.at<double>(ty, tx);
     if (!std::isfinite(angle)) return true;
     const cv::Vec3d eye = impl.eye;
-    const double reach = std::max(cv::norm(s.a - eye), cv::norm(s.b - eye)) + s.radius;
+    const double r = bounding_radius(s);
+    const double reach = std::max(cv::norm(s.a - eye), cv::norm(s.b - eye)) + r;
     Solid grown = s;
-    grown.radius = s.radius + angle * reach + 1e-6;
+    grown.radius = r + angle * reach + 1e-6;
     // The eye inside the grown capsule: no cheap answer, paint the tile.
     const cv::Vec3d ab = s.b - s.a;
     const double len2 = ab.dot(ab);
@@ -521,7 +967,7 @@ struct SceneRenderer::Painter {
   // The parts of `region` where solid `s` may show: the region itself for a base; for a capsule
   // (figure, hand, arm), the runs of tiles its rays can meet.
   [[nodiscard]] std::vector<cv::Rect> paint_rects(const Solid& s, cv::Rect region) const {
-    if (s.kind != Solid::Kind::kCapsule) return {region};
+    if (s.kind == Solid::Kind::kCylinder) return {region};
     constexpr int kTile = Impl::kTile;
     std::vector<cv::Rect> out;
     for (int ty = region.y / kTile; ty * kTile < region.br().y; ++ty) {
@@ -541,14 +987,14 @@ struct SceneRenderer::Painter {
   }
 
   // Ray-casts one solid into `canvas` and `depth` (full canvas size) inside `region`.
-  void paint(const Solid& s, cv::Rect region, cv::Mat& canvas, cv::Mat& depth) const {
+  void paint(const Solid& s, cv::Rect region, cv::Mat& canvas, cv::Mat& depth,
+             const Lighting& lighting) const {
     region &= box(s, canvas.size());
     if (region.area() <= 0) return;
     const std::vector<cv::Rect> rects = paint_rects(s, region);
     const cv::Mat& rays = impl.camera.rays();
     const cv::Vec3d eye = impl.eye;
     const cv::Matx33d& to_table = impl.cam_to_table;
-    const cv::Vec3d light = cv::normalize(cv::Vec3d(-0.3, -0.5, 1.0));
     const cv::Mat* marker = s.base >= 0 ? &impl.markers[static_cast<std::size_t>(s.base)] : nullptr;
     const SceneBaseSpec* base =
         s.base >= 0 ? &spec.bases[static_cast<std::size_t>(s.base)] : nullptr;
@@ -559,11 +1005,14 @@ struct SceneRenderer::Painter {
       for (int u = u0; u < u1; ++u) {
         if (!std::isfinite(ray[u][0])) continue;
         const cv::Vec3d d = to_table * cv::Vec3d(ray[u][0], ray[u][1], 1.0);
-        const Hit h = hit(s, eye, d);
+        int face = -1;
+        const Hit h = s.kind == Solid::Kind::kDie ? hit_die(s, eye, d, &face) : hit(s, eye, d);
         if (!(h.t < zb[u])) continue;
         zb[u] = h.t;
         cv::Vec3d colour = s.colour;
-        if (base && h.normal[2] > 0.99 && base->target != BaseTargetKind::kSquare) {
+        if (face >= 0) {
+          colour = die_colour_at(s, eye + h.t * d, face);
+        } else if (base && h.normal[2] > 0.99 && base->target != BaseTargetKind::kSquare) {
           // The base's top: the printed ring round its edge, the base's own colour inside.
           const cv::Vec3d p = eye + h.t * d;
           const cv::Point2d local =
@@ -587,7 +1036,7 @@ struct SceneRenderer::Painter {
             colour = cv::Vec3d::all(marker->at<unsigned char>(cy, cx) ? 235.0 : 25.0);
           }
         }
-        const double shade = 0.55 + 0.45 * std::max(0.0, h.normal.dot(light));
+        const double shade = lighting.on_solid(eye + h.t * d, h.normal);
         out[u] = cv::Vec3b(cv::saturate_cast<unsigned char>(colour[0] * shade),
                            cv::saturate_cast<unsigned char>(colour[1] * shade),
                            cv::saturate_cast<unsigned char>(colour[2] * shade));
@@ -607,6 +1056,29 @@ struct SceneRenderer::Painter {
     });
   }
 
+  // The lamp's light and shadows on the table where no solid stands.
+  void light_table(cv::Rect region, cv::Mat& canvas, const cv::Mat& depth,
+                   const Lighting& lighting) const {
+    const cv::Mat& rays = impl.camera.rays();
+    const cv::Vec3d eye = impl.eye;
+    const cv::Matx33d& to_table = impl.cam_to_table;
+    cv::parallel_for_(cv::Range(region.y, region.br().y), [&](const cv::Range& range) {
+      for (int v = range.start; v < range.end; ++v) {
+        const auto* ray = rays.ptr<cv::Vec2f>(v);
+        auto* out = canvas.ptr<cv::Vec3b>(v);
+        const auto* zb = depth.ptr<double>(v);
+        for (int u = region.x; u < region.br().x; ++u) {
+          if (zb[u] < kInf || !std::isfinite(ray[u][0])) continue;
+          const cv::Vec3d d = to_table * cv::Vec3d(ray[u][0], ray[u][1], 1.0);
+          if (d[2] >= -1e-12) continue;
+          const double f = lighting.on_table(eye + (-eye[2] / d[2]) * d);
+          for (int c = 0; c < 3; ++c)
+            out[u][c] = cv::saturate_cast<unsigned char>(out[u][c] * f);
+        }
+      }
+    });
+  }
+
   // The exposure averaged over its sub-frames, painted into `into` (canvas size, 8UC3) inside
   // `region` only; outside it `into` is left as it was.
   void compose(const std::vector<std::vector<Solid>>& subframes, cv::Rect region,
@@ -618,8 +1090,10 @@ struct SceneRenderer::Painter {
       impl.table_canvas(region).copyTo(canvas(region));
       cv::Mat depth(canvas.size(), CV_64F);
       depth(region).setTo(cv::Scalar(kInf));
+      const Lighting lighting(spec, solids);
       for (const auto& s : solids)
-        paint(s, region, canvas, depth);
+        paint(s, region, canvas, depth, lighting);
+      if (lighting.lamp_on()) light_table(region, canvas, depth, lighting);
       if (subframes.size() == 1) {
         canvas(region).copyTo(into(region));
         return;
@@ -731,6 +1205,8 @@ cv::Mat LiveRenderer::render(std::int64_t index, FrameTruth* truth) {
       }
     }
   }
+  // A lamp's shadows reach past what changed: a lit scene is repainted whole.
+  if (spec.look.lamp.on && dirty.area() > 0) dirty = whole;
   dirty_share_ = static_cast<double>(dirty.area()) / whole.area();
   const int ss = impl.camera.supersample();
   if (dirty.area() > 0) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -82,6 +83,31 @@ BasePose base_pose_at(const SceneBaseSpec& base, double t_s) {
     }
   }
   return {{p.back().x_in, p.back().y_in}, p.back().angle_deg};
+}
+
+namespace {
+constexpr std::array<std::pair<DieColour, const char*>, 6> kDieColours{{
+    {DieColour::kWhite, "white"},
+    {DieColour::kYellow, "yellow"},
+    {DieColour::kBlue, "blue"},
+    {DieColour::kGreen, "green"},
+    {DieColour::kBlack, "black"},
+    {DieColour::kRed, "red"},
+}};
+}  // namespace
+
+std::optional<DieColour> die_colour_by_name(const std::string& name) {
+  for (const auto& [c, n] : kDieColours) {
+    if (name == n) return c;
+  }
+  return std::nullopt;
+}
+
+const char* die_colour_name(DieColour colour) {
+  for (const auto& [c, n] : kDieColours) {
+    if (c == colour) return n;
+  }
+  return "white";
 }
 
 RingStyle ring_style_of(BaseTargetKind kind) {
@@ -207,15 +233,30 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
         camera_pose_over_table(target, distance, std::min(elevation, 89.9), azimuth);
   }
   const YAML::Node look = r.mapping(root, "look", "", false);
-  if (look.IsMap() &&
-      r.expect_map(look, "look",
-                   {"supersample", "noise", "blur", "motion_blur", "exposure", "lighting"})) {
+  if (look.IsMap() && r.expect_map(look, "look",
+                                   {"supersample", "noise", "blur", "motion_blur", "exposure",
+                                    "lighting", "lamp"})) {
     if (auto v = r.integer(look, "supersample", "look", false, 1, 4)) s.look.supersample = *v;
     if (auto v = r.number(look, "noise", "look", false, 0, 50)) s.look.noise_sigma = *v;
     if (auto v = r.number(look, "blur", "look", false, 0, 10)) s.look.blur_sigma_px = *v;
     if (auto v = boolean(r, look, "motion_blur", "look")) s.look.motion_blur = *v;
     if (auto v = r.number(look, "exposure", "look", false, 0, 1)) s.look.exposure_s = *v;
     if (auto v = r.number(look, "lighting", "look", false, 0, 0.9)) s.look.lighting = *v;
+    const YAML::Node lamp = r.mapping(look, "lamp", "look", false);
+    if (look["lamp"].IsDefined() && !look["lamp"].IsNull() && lamp.IsMap() &&
+        r.expect_map(lamp, "look.lamp", {"at", "radius", "strength", "ambient"})) {
+      Lamp& l = s.look.lamp;
+      l.on = true;
+      if (auto a = numbers(r, lamp, "at", "look.lamp", 3, 3, true)) {
+        l.at_in = {(*a)[0], (*a)[1], (*a)[2]};
+        if (l.at_in.z < 2) {
+          r.error(lamp["at"], "look.lamp.at", "a lamp at least 2\" above the table (z)", lamp);
+        }
+      }
+      if (auto v = r.number(lamp, "radius", "look.lamp", false, 0, 24)) l.radius_in = *v;
+      if (auto v = r.number(lamp, "strength", "look.lamp", false, 0, 3)) l.strength = *v;
+      if (auto v = r.number(lamp, "ambient", "look.lamp", false, 0, 1.5)) l.ambient = *v;
+    }
   }
   const YAML::Node bases = r.sequence(root, "bases", "", true);
   for (std::size_t i = 0; i < bases.size(); ++i) {
@@ -223,7 +264,8 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
     const std::string path = index_path("bases", i);
     if (!r.expect_map(b, path,
                       {"id", "figure", "marker", "target", "diameter", "height", "marker_side",
-                       "marker_offset", "figure_height", "figure_radius", "colour", "path"})) {
+                       "marker_offset", "figure_height", "figure_radius", "figure_style", "colour",
+                       "path", "dice"})) {
       continue;
     }
     SceneBaseSpec base;
@@ -253,6 +295,56 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
     }
     if (auto c = numbers(r, b, "colour", path, 3, 3, false))
       base.colour = cv::Scalar((*c)[0], (*c)[1], (*c)[2]);
+    if (auto st = r.text(b, "figure_style", path, false)) {
+      if (*st == "posed") {
+        base.figure_style = FigureStyle::kPosed;
+        base.figure_variant = static_cast<std::uint32_t>(i);
+      } else if (*st != "rough") {
+        r.error(b["figure_style"], join_path(path, "figure_style"), "rough or posed", b);
+      }
+    }
+    const YAML::Node dice = r.sequence(b, "dice", path, false);
+    for (std::size_t k = 0; k < dice.size(); ++k) {
+      const YAML::Node d = dice[k];
+      const std::string dpath = index_path(join_path(path, "dice"), k);
+      if (!r.expect_map(d, dpath,
+                        {"at", "sides", "size", "yaw", "colour", "face", "t_on", "t_off"}))
+        continue;
+      DieSpec die;
+      if (auto a = numbers(r, d, "at", dpath, 2, 2, true)) die.at_in = {(*a)[0], (*a)[1]};
+      if (auto v = r.integer(d, "sides", dpath, false, 4, 12)) {
+        if (*v != 4 && *v != 6 && *v != 8 && *v != 10 && *v != 12) {
+          r.error(d["sides"], join_path(dpath, "sides"), "4, 6, 8, 10 or 12", d);
+        }
+        die.sides = *v;
+      }
+      if (auto v = r.number(d, "size", dpath, false, 0.2, 2)) die.size_in = *v;
+      if (auto v = r.number(d, "yaw", dpath, false, -3600, 3600)) die.yaw_deg = *v;
+      if (auto v = r.text(d, "colour", dpath, false)) {
+        if (auto c = die_colour_by_name(*v)) {
+          die.colour = *c;
+        } else {
+          r.error(d["colour"], join_path(dpath, "colour"),
+                  "a die colour: white, yellow, blue, green, black or red", d);
+        }
+      }
+      if (auto v = r.integer(d, "face", dpath, false, 1, 12)) {
+        if (*v > die.sides)
+          r.error(d["face"], join_path(dpath, "face"), "a face from 1 to the die's sides", d);
+        die.face = *v;
+      }
+      if (auto v = r.number(d, "t_on", dpath, false, 0, 3600)) die.t_on_s = *v;
+      if (auto v = r.number(d, "t_off", dpath, false, 0, 3600)) die.t_off_s = *v;
+      if (die.t_off_s <= die.t_on_s)
+        r.error(d["t_off"], join_path(dpath, "t_off"), "a time after t_on", d);
+      if (std::hypot(die.at_in.x, die.at_in.y) > base.diameter_in / 2) {
+        r.error(d["at"], join_path(dpath, "at"),
+                fmt::format("a place on the base's top (within {:g}\" of its centre)",
+                            base.diameter_in / 2),
+                d);
+      }
+      base.dice.push_back(die);
+    }
     if (auto problem = marker_placement_problem(base)) {
       const YAML::Node at = b[problem->field].IsDefined() ? b[problem->field] : b;
       r.error(at, join_path(path, problem->field), problem->expected, b);

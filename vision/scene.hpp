@@ -12,7 +12,8 @@
 /// table: {width: 60, depth: 60, felt_grey: 110, corner_markers: 4}
 /// camera: {width: 1920, height: 1080, fx: 1000, distance: 51.2, elevation: 45, azimuth: 0,
 ///          target: [30, 26], dist: [-0.12, 0.08, 0.0008, -0.0005, -0.02]}
-/// look: {supersample: 2, noise: 2.0, blur: 0.5, motion_blur: true, lighting: 0.25}
+/// look: {supersample: 2, noise: 2.0, blur: 0.5, motion_blur: true, lighting: 0.25,
+///        lamp: {at: [-20, 30, 30], radius: 3, strength: 0.7, ambient: 0.45}}  # optional lamp
 /// dictionary: DICT_4X4_50
 /// bases:
 ///   - id: razor
@@ -28,6 +29,8 @@
 ///     figure_radius: 0.36            # optional; the figure stands at the back of the base and
 ///                                    # the marker must keep clear of it
 ///     colour: [40, 60, 200]          # BGR of the base and figure
+///     dice:                          # optional: dice lying on the base's top (issue 51)
+///       - {at: [0.5, 0.3], colour: black, sides: 6, face: 5, size: 0.6, yaw: 20, t_on: 2}
 ///     path:                          # keyframes, linear in between; angle = facing, degrees
 ///       - {t: 0, x: 12, y: 10, angle: 90}
 ///       - {t: 4, x: 20, y: 18}
@@ -35,6 +38,7 @@
 ///   - {t0: 5, t1: 7, from: [0, 30], to: [60, 34], height: 4, radius: 1.6}
 /// ```
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +67,33 @@ enum class BaseTargetKind { kSquare, kRing, kRing2 };
 /// The ring style of a ring target (kRing: one band, kRing2: two bands; kSquare: none).
 RingStyle ring_style_of(BaseTargetKind kind);
 
+/// The rulebook's dice colours.
+enum class DieColour { kWhite, kYellow, kBlue, kGreen, kBlack, kRed };
+/// "white", "yellow", …; nothing for another word.
+std::optional<DieColour> die_colour_by_name(const std::string& name);
+/// The word for a colour.
+const char* die_colour_name(DieColour colour);
+
+/// A die lying on a base's top, as the rules put up to six there at every round's start: a
+/// convex solid (d4 a tetrahedron, d6 a cube, d8 an octahedron, d10 a pentagonal
+/// trapezohedron, d12 a dodecahedron) resting on a face, with pips or numbers drawn dark on a
+/// light die and light on a dark one, there from `t_on_s` until `t_off_s`.
+struct DieSpec {
+  cv::Point2d at_in;  ///< its centre, base frame (+y = facing), inches
+  int sides = 6;
+  double size_in = 0.6;  ///< across (a d6's edge)
+  double yaw_deg = 0;
+  DieColour colour = DieColour::kWhite;
+  int face = 1;  ///< the face on top (1 … sides)
+  double t_on_s = 0;
+  double t_off_s = 1e9;
+};
+
+/// How a figure is drawn: `kRough` a capsule and a head behind the marker; `kPosed` a figure of a
+/// real one's shape — arms held out, a weapon reaching over the rim, shoulders, a cape, a light
+/// flat hat or helmet top — so that parts of it overhang the base's rim and its top.
+enum class FigureStyle { kRough, kPosed };
+
 /// A base in a synthetic scene: its marker, its looks and its scripted path.
 struct SceneBaseSpec {
   std::string id;
@@ -76,7 +107,10 @@ struct SceneBaseSpec {
   double figure_height_in = 4.5;
   double figure_radius_in = 0;  ///< the figure's body; 0 = from the diameter (see figure_footprint)
   cv::Scalar colour{60, 60, 200};
-  std::vector<Keyframe> path;  ///< sorted by time, at least one
+  FigureStyle figure_style = FigureStyle::kRough;
+  std::uint32_t figure_variant = 0;  ///< a posed figure's pose and paint (any number)
+  std::vector<Keyframe> path;        ///< sorted by time, at least one
+  std::vector<DieSpec> dice;         ///< dice lying on its top (they move with it)
 };
 
 /// A hand sweeping straight across the table between two times.
@@ -89,6 +123,17 @@ struct HandSweep {
   double radius_in = 1.6;
 };
 
+/// A lamp beside the table: a round light of `radius_in` at `at_in` (table inches, z up) that
+/// lights what it sees by Lambert's law (falling off with the square of the distance, 1 at the
+/// table's middle) and casts soft shadows; what it does not reach keeps `ambient`.
+struct Lamp {
+  bool on = false;
+  cv::Point3d at_in{-25, 30, 35};
+  double radius_in = 3;
+  double strength = 0.7;
+  double ambient = 0.45;
+};
+
 /// How the renderer degrades the picture.
 struct SceneLook {
   int supersample = 2;
@@ -98,6 +143,7 @@ struct SceneLook {
   double exposure_s = 0.02;
   double lighting = 0.25;  ///< strength of the uneven illumination (0 = flat)
   int felt_grey = 110;
+  Lamp lamp;
 };
 
 /// A whole synthetic scene.
