@@ -196,7 +196,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
     // Of two overlapping rings, one fitted within `still_in` of where a ring was seen lately
     // stands first.
     for (auto& s : ring_finders_[f].find(gray, hints, static_cast<int>(ring_codes_[f].size()),
-                                         search, exclude, o.still_in)) {
+                                         search, exclude, o.still_in, chroma_)) {
       // Bases do not overlap, and a base that stood still does not jump half a radius in one
       // frame: a ring fitted over a ring that stood still a moment ago (seen in the last
       // `settled_hold_s`), but not where it stood, is a false one (a fit where packed bases
@@ -279,8 +279,14 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       // half of its ring). Over 30 frames of tables 17-48, the flat 1080p camera reported 4 unnamed
       // rings (tables 18 and 45, at search frames) on the far corner markers' paper, 5.8-7.0 cells
       // of white read and no black.
+      // And it must have fitted tightly once and been seen in `settled_frames` frames one after
+      // another: with figures of a real one's shape (issue 51), light hats, shoulders and torsos
+      // fitted loosely as rings, or now and then, 4.5" above the base tops (7 false rings over 4
+      // tables of the 720p 70° camera, `duels bench coverage --posed`; 35 with dice and a lamp
+      // too). Every true ring reported so was seen in every frame and fitted tightly.
       if (t.frames >= o.settled_frames && !t.beside_marker &&
-          ring_black_cells(t.code_sum, t.frames) >= o.min_black_cells) {
+          ring_black_cells(t.code_sum, t.frames) >= o.min_black_cells &&
+          (!o.unnamed_needs_tight_run || (t.tight_frames > 0 && t.in_a_row >= o.settled_frames))) {
         unnamed.push_back({t.centre, ring_finders_[t.finder].diameter_in() / 2,
                            ring_finders_[t.finder].top_height_in(), t.frames});
       }
@@ -540,15 +546,33 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     // any of the 48 tables. Either of the first two conditions alone: whole ring only, base 3
     // of table 1 named only in later frames; two frames only, 1252 (table 10's base 12 lost a
     // frame).
+    // A ring named only by exclusion must also have fitted tightly once: a figure's light head
+    // or hat, fitted loosely as a ring in every frame, read next to no code and took a hidden
+    // base's name so (issue 51, `--posed`: table 1's base 3, 47" off).
     const bool believed = singled_out[static_cast<std::size_t>(r)] ||
-                          ((t.whole_frames > 0 || t.in_a_row >= 2) && pair_agrees(r, col));
-    const bool strong = seen_enough && believed && a.score >= o.min_score &&
+                          ((t.whole_frames > 0 || t.in_a_row >= 2) && pair_agrees(r, col) &&
+                           (!o.exclusion_needs_tight || t.tight_frames > 0));
+    // A ring never fitted tightly must read black to be named: every code has black cells in
+    // every half of its ring, and a figure's light hat, fitted loosely as a ring in every frame,
+    // read only white and was named so (issue 51, `--posed`: table 1's base 3, 47" off).
+    const bool proven =
+        t.tight_frames > 0 || ring_black_cells(t.code_sum, t.frames) >= o.min_black_cells;
+    const bool strong = seen_enough && believed && proven && a.score >= o.min_score &&
                         a.sectors >= o.min_sectors && excluded_by_strong(r, col);
     // A ring first fitted beside a corner marker may be a fit along the marker's paper, where
     // no base stands; it is named only by the margin of a ring seen once. By the usual margin,
     // such a ring on table 15 of the flat 720p camera gathered evidence for the code of base 6
     // (never located) and was named 6 from its 11th frame, 40" off (tables 1-16, 30 frames).
-    const double need = t.beside_marker ? o.seen_once_margin : o.min_margin_sectors;
+    // The margin must also outweigh the evidence against the code (agreeing A, disagreeing D:
+    // score = (A − D) / (A + D), sectors = A − D, so D = sectors (1 − score) / (2 score)): what
+    // covers part of the ring (dice, a hat, a lamp's shadow) reads cells at random, and a ring
+    // whose own code leaves that much unexplained is not told from the next code by less. With
+    // 3-6 dice on each base, rings misread so (score 0.73-0.77, margin 0.51-0.60, about a cell
+    // against) named 3 bases wrongly over 4 tables of the 720p 70° camera (issue 51).
+    const double against =
+        a.score < 1 ? a.sectors * (1 - a.score) / (2 * std::max(a.score, 1e-6)) : 0.0;
+    const double need = std::max(t.beside_marker ? o.seen_once_margin : o.min_margin_sectors,
+                                 o.margin_over_against * against);
     if ((strong && margin >= need) || (t.id == id && margin >= 0)) {
       for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
         if (!updated[k] && ring_tracks_[k].id == id) ring_tracks_[k].id = -1;
@@ -677,6 +701,7 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
   }
   PipelineResult r;
   const cv::Mat gray = calib::to_gray(image);
+  chroma_ = ring_finders_.empty() ? cv::Mat() : ring_chroma(image);
   if (any_square_) r.detections = detector_.detect_gray(gray, cv::Rect(0, 0, gray.cols, gray.rows));
   for (const cv::Rect& region : second_look_regions(r.detections, frame)) {
     ++r.second_looks;

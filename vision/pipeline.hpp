@@ -61,14 +61,21 @@ struct RingIdentityOptions {
                                     ///< again)
   double min_black_cells = 0.25;    ///< a ring whose readings hold less black (cells a frame,
                                     ///< ring_black_cells) is not reported unnamed
-  double keep_sectors = 1.0;        ///< a named ring's bonus for keeping its name
-  double still_in = 0.15;           ///< a ring within this of its last place is standing still
-  double follow_in = 1.5;           ///< a ring within this of a tracked one is the same ring
-  int settled_frames = 3;           ///< a ring seen standing still this many frames, and
-  double settled_hold_s = 1.0;      ///< seen within this long, keeps its place: a ring fitted
-  double jump_in = 0.5;             ///< over it, farther than this from it, is not believed
-  double forget_s = 3.0;            ///< a ring not seen for this long is forgotten
-  bool skip_corner_markers = true;  ///< no ring is looked for on the table's corner markers
+  /// Issue 51's rules, against what covers the print in play (dice, figures of a real shape, a
+  /// lamp's shadows); each can be turned off to measure what it does:
+  double margin_over_against = 1.0;     ///< the margin must also reach this many times the
+                                        ///< evidence against the ring's own code
+  bool exclusion_needs_tight = true;    ///< a ring named only by exclusion has fitted tightly
+  bool unnamed_needs_tight_run = true;  ///< an unnamed ring is reported once it has fitted
+                                        ///< tightly and been seen settled_frames in a row
+  double keep_sectors = 1.0;            ///< a named ring's bonus for keeping its name
+  double still_in = 0.15;               ///< a ring within this of its last place is standing still
+  double follow_in = 1.5;               ///< a ring within this of a tracked one is the same ring
+  int settled_frames = 3;               ///< a ring seen standing still this many frames, and
+  double settled_hold_s = 1.0;          ///< seen within this long, keeps its place: a ring fitted
+  double jump_in = 0.5;                 ///< over it, farther than this from it, is not believed
+  double forget_s = 3.0;                ///< a ring not seen for this long is forgotten
+  bool skip_corner_markers = true;      ///< no ring is looked for on the table's corner markers
   /// The table's own markers where the calibration put them (corners in table inches, on the
   /// table; see table_markers_from_calibration): no ring is looked for on them either, even
   /// where the camera sees one only in part and cannot find it.
@@ -183,6 +190,7 @@ class Pipeline {
   std::vector<std::vector<std::vector<cv::Point2f>>> ring_keep_out_;
   static constexpr int kCornerEvery = 50;
   bool any_square_ = false;
+  cv::Mat chroma_;  ///< the frame's colour (ring_chroma), for the rings' code reading
   std::int64_t processed_ = 0;
 };
 

@@ -877,9 +877,18 @@ void unmix_bands(const cv::Mat& gray, const std::vector<std::optional<cv::Point2
 
 }  // namespace
 
+cv::Mat ring_chroma(const cv::Mat& bgr) {
+  if (bgr.channels() != 3) return cv::Mat::zeros(bgr.size(), CV_8U);
+  std::array<cv::Mat, 3> ch;
+  cv::split(bgr, ch.data());
+  cv::Mat hi = cv::max(cv::max(ch[0], ch[1]), ch[2]);
+  cv::Mat lo = cv::min(cv::min(ch[0], ch[1]), ch[2]);
+  return hi - lo;
+}
+
 std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d guess, bool wide,
                                                 cv::Point2d* reached, int loose_rays,
-                                                bool beside_paper) const {
+                                                bool beside_paper, const cv::Mat& chroma) const {
   const auto rim = fit_base_rim(plane_, gray, guess, radius_, height_, wide, reached, beside_paper);
   if (!rim) return std::nullopt;
   const double R = radius_;
@@ -902,6 +911,10 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
   const std::array<double, 2> band_mid = {bands == 2 ? 0.7125 : 0.65, 0.5375};
   std::vector<double> level(static_cast<std::size_t>(m * bands), -1);
   std::vector<double> rim_level(m, -1);
+  // How coloured each code sample and rim sample is (the most of its points), when told.
+  const bool colour = !chroma.empty();
+  std::vector<double> tint(level.size(), 0);
+  std::vector<double> rim_tint(m, 0);
   constexpr int kRimGroup = 4;
   std::vector<double> rim_px(m / kRimGroup, 0);  // the rim's width in the picture, pixels
   std::vector<double> white;
@@ -920,6 +933,10 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
         if (v < 0) continue;
         sum += v;
         ++cnt;
+        if (colour) {
+          auto& t = tint[static_cast<std::size_t>(band * m + j)];
+          t = std::max(t, bilinear(chroma, px->x, px->y));
+        }
       }
       if (cnt > 0) level[static_cast<std::size_t>(band * m + j)] = sum / cnt;
     }
@@ -940,6 +957,8 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       const double v = bilinear(gray, pw->x, pw->y);
       rim_level[static_cast<std::size_t>(j)] = v;
       if (v >= 0) white.push_back(v);
+      if (colour)
+        rim_tint[static_cast<std::size_t>(j)] = std::max(0.0, bilinear(chroma, pw->x, pw->y));
     }
   }
   // The rim is read through the blur too (the fit's rim level): across the table's depth a
@@ -1055,6 +1074,32 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       }
     }
   }
+  // Colour covers the print: the ring is black on white paper, and a die (yellow, blue, green,
+  // red) or a figure's paint over it shows colour. A code sample or rim sample more coloured than
+  // the rim's median (the light's own tint) by kOccluderChroma is hidden: the rim there is not
+  // white, the cell there is not read. Measured (issue 51, `duels bench coverage --target ring2
+  // --seeds 8 --dice 3-6` and the rules below together): see docs/base-targets.md.
+  constexpr double kOccluderChroma = 40;
+  double tint_base = 0;
+  if (colour) {
+    std::vector<double> t;
+    for (int j = 0; j < m; ++j) {
+      if (rim_level[static_cast<std::size_t>(j)] >= 0)
+        t.push_back(rim_tint[static_cast<std::size_t>(j)]);
+    }
+    if (!t.empty()) {
+      std::nth_element(t.begin(), t.begin() + static_cast<long>(t.size() / 2), t.end());
+      tint_base = t[t.size() / 2];
+    }
+    for (int j = 0; j < m; ++j) {
+      if (rim_tint[static_cast<std::size_t>(j)] > tint_base + kOccluderChroma)
+        rim_white[static_cast<std::size_t>(j)] = 0;
+    }
+  }
+  // Whether something coloured lies on the code band (a die).
+  bool coloured_band = false;
+  for (std::size_t k = 0; colour && k < level.size(); ++k)
+    coloured_band |= level[k] >= 0 && tint[k] > tint_base + kOccluderChroma;
   const auto rim_white_at = [&](double angle) {
     const double t = angle / (2 * CV_PI) * m - 0.5;
     const int k = static_cast<int>(std::lround(std::floor(t)));
@@ -1108,7 +1153,13 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
       if (disc > 0) {
         // A figure is darker than the white paper, so it can turn a white sector black but
         // not a black one white: white readings need only the rim in front of them clear.
-        const bool reads_white = level[static_cast<std::size_t>(bj)] > mid;
+        // Not so where dice lie on the ring (seen by the colour on its code band: a pool mixes
+        // white and black dice with coloured ones): a white die turns a black cell white. There
+        // white readings need both sides clear too. Measured (issue 51, `duels bench coverage
+        // --target ring2 --seeds 4 --only "720p 70deg" --dice 3-6`): 7 bases named wrongly over
+        // 4 tables without it, none with it; needing both sides on every ring swapped two bases
+        // of table 11 of the 720p 75° camera without dice.
+        const bool reads_white = !coloured_band && level[static_cast<std::size_t>(bj)] > mid;
         for (double sgn : {-1.0, 1.0}) {
           if (reads_white && sgn > 0) continue;
           const cv::Point2d q = p + (-pd + sgn * std::sqrt(disc)) * d;
@@ -1118,6 +1169,7 @@ std::optional<RingSighting> RingFinder::measure(const cv::Mat& gray, cv::Point2d
         }
       }
     }
+    if (colour && tint[static_cast<std::size_t>(bj)] > tint_base + kOccluderChroma) clear = 0;
     s.weight[static_cast<std::size_t>(bj)] =
         static_cast<float>(vis * clear * std::min(1.0, half / 40) * loose_w);
   }
@@ -1303,7 +1355,8 @@ std::vector<RingFinder::Candidate> RingFinder::search_candidates(
 
 std::vector<RingSighting> RingFinder::fit_candidates(const cv::Mat& gray,
                                                      const std::vector<Candidate>& cands,
-                                                     bool search, double hint_within_in) const {
+                                                     bool search, double hint_within_in,
+                                                     const cv::Mat& chroma) const {
   std::vector<RingSighting> fits;
   for (const auto& c : cands) {
     // Skip candidates on a ring already fitted (the same ring).
@@ -1326,15 +1379,15 @@ std::vector<RingSighting> RingFinder::fit_candidates(const cv::Mat& gray,
     const bool paper = c.tight_only;
     const auto fit = [&](int loose_rays) {
       cv::Point2d reached(std::numeric_limits<double>::quiet_NaN(), 0);
-      auto s = measure(gray, c.at, false, &reached, loose_rays, paper);
+      auto s = measure(gray, c.at, false, &reached, loose_rays, paper, chroma);
       const double went = cv::norm(reached - c.at);
       if ((!s || s->loose) && went > 0.03 * radius_ && went < 0.3 * radius_) {
-        auto from_reached = measure(gray, reached, false, nullptr, loose_rays, paper);
+        auto from_reached = measure(gray, reached, false, nullptr, loose_rays, paper, chroma);
         if (from_reached && (!s || !from_reached->loose)) s = std::move(from_reached);
       }
       if (s && c.tight_only && s->loose) s.reset();
       if (s && cv::norm(s->centre_in - c.at) > 0.08 * radius_) {
-        auto again = measure(gray, s->centre_in, false, nullptr, loose_rays, paper);
+        auto again = measure(gray, s->centre_in, false, nullptr, loose_rays, paper, chroma);
         if (again && !(c.tight_only && again->loose)) s = again;
       }
       return s;
@@ -1446,7 +1499,7 @@ std::vector<RingSighting> keep_one_of_overlapping_rings(std::vector<RingSighting
 std::vector<RingSighting> RingFinder::find(const cv::Mat& gray, const std::vector<RingHint>& hints,
                                            int expected, bool search,
                                            const std::vector<std::vector<cv::Point2f>>& exclude,
-                                           double hint_within_in) const {
+                                           double hint_within_in, const cv::Mat& chroma) const {
   std::vector<Candidate> cands;
   std::vector<Candidate> lopsided;  // measured last, as half rings (search_candidates)
   if (search) {
@@ -1468,7 +1521,7 @@ std::vector<RingSighting> RingFinder::find(const cv::Mat& gray, const std::vecto
     if (!inside_any(exclude, h.at)) cands.push_back({.s = 0.f, .at = h.at, .named_hint = h.named});
   }
   cands.insert(cands.end(), lopsided.begin(), lopsided.end());
-  std::vector<RingSighting> fits = fit_candidates(gray, cands, search, hint_within_in);
+  std::vector<RingSighting> fits = fit_candidates(gray, cands, search, hint_within_in, chroma);
   // Two bases' centres are never closer than 0.9 of a diameter (bases do not overlap).
   const double overlap_in = 1.8 * radius_;
   drop_rings_duller_than_their_neighbours(fits, overlap_in);

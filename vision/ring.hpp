@@ -33,6 +33,10 @@
 
 namespace duels::vision {
 
+/// How coloured each pixel of a BGR frame is: its largest channel less its smallest (8-bit). The
+/// ring is printed black on white; a die or a figure's paint over it shows colour.
+cv::Mat ring_chroma(const cv::Mat& bgr);
+
 /// Sectors of a ring code.
 inline constexpr int kRingSectors = 12;
 /// Radii of the ring's bands, share of the base radius.
@@ -254,10 +258,13 @@ class RingFinder {
   /// is measured. Of two rings fitted closer than 0.9 of a diameter (bases do not overlap),
   /// one within `hint_within_in` of a hint (where a ring stood still) is kept, else the
   /// better fit.
+  /// `chroma`, when given (8-bit, the frame's size: each pixel's largest channel less its
+  /// smallest, see ring_chroma), shows what covers the print: code cells seen coloured (a die, a
+  /// figure's paint) are left unread, not read as black or white.
   [[nodiscard]] std::vector<RingSighting> find(
       const cv::Mat& gray, const std::vector<RingHint>& hints = {}, int expected = 20,
       bool search = true, const std::vector<std::vector<cv::Point2f>>& exclude = {},
-      double hint_within_in = 0.15) const;
+      double hint_within_in = 0.15, const cv::Mat& chroma = cv::Mat()) const;
   /// The rim fit and code samples around a guessed centre (nothing when no ring is there).
   /// `wide`: the guess may be half a radius off (a top-view candidate), search farther.
   /// `reached`, `beside_paper`: as for fit_base_rim. `loose_rays`: the rim points a loose fit
@@ -266,7 +273,8 @@ class RingFinder {
                                                     bool wide = false,
                                                     cv::Point2d* reached = nullptr,
                                                     int loose_rays = kLooseRimRays,
-                                                    bool beside_paper = false) const;
+                                                    bool beside_paper = false,
+                                                    const cv::Mat& chroma = cv::Mat()) const;
   [[nodiscard]] double diameter_in() const { return 2 * radius_; }
   [[nodiscard]] double top_height_in() const { return height_; }
   [[nodiscard]] RingStyle style() const { return style_; }
@@ -296,7 +304,8 @@ class RingFinder {
   // Where a named hint's ordinary fit fails, it is fitted with a half ring's kLooseHalfRimRays
   // points, a loose fit kept only within `hint_within_in` of the hint.
   std::vector<RingSighting> fit_candidates(const cv::Mat& gray, const std::vector<Candidate>& cands,
-                                           bool search, double hint_within_in) const;
+                                           bool search, double hint_within_in,
+                                           const cv::Mat& chroma) const;
 
   calib::TablePlane plane_;
   double radius_;

@@ -675,10 +675,14 @@ TEST(Coverage, ALooseTwoBandRingsReadingsCountInProportion) {
 // Seed 15 of the 720p 70° camera: two far bases behind their neighbours' figures (0.36 and 0.56
 // of their code band in view) were located and left unnamed. A candidate whose half-ring
 // response is twice its score or more is measured once more, last, as a half ring (a loose fit
-// keeps 28 rim points): 16 of 16 named (14 before).
+// keeps 28 rim points): 16 of 16 named (14 before). Issue 51's rules for tables in play cost
+// two of them again (the colour rule one: a far ring's code samples next to its neighbours'
+// painted figures read coloured through the JPEG's halved colour resolution; 15 without it):
+// 14 of 16, none wrongly. A wrong name with dice on the bases is the worse fault.
 TEST(Coverage, ALopsidedRingIsMeasuredAgainAsAHalfRing) {
   const CoverageResult r = bench_seeds("720p 70deg", 15, 1);
-  EXPECT_EQ(r.found_total(), 16);
+  EXPECT_GE(r.found_total(), 14);
+  EXPECT_EQ(r.off_by_1in, 0);
 }
 
 // Seed 11 of the 720p 75° camera: once half rings' candidates could fit loosely, a false ring
