@@ -269,8 +269,9 @@ Solid die_solid(const DieSpec& die, cv::Point2d at, double top_z, double base_an
   // Inradius from the size across: a cube's half edge; the others about as wide.
   const double k = die.sides == 6 ? 0.5 : die.sides == 4 ? 0.22 : 0.45;
   s.radius = k * die.size_in;
-  // Rest on face 0's opposite for the cube (so the face above shows `face`), face 0 otherwise.
-  const std::size_t bottom = die.sides == 6 ? 1 : die.sides == 4 ? 0 : 0;
+  // The cube rests on face 1 (−x), so face 0 is the one above; the others rest on face 0. The
+  // face nearest up shows `face` (top_face, below).
+  const std::size_t bottom = die.sides == 6 ? 1 : 0;
   const cv::Matx33d rest = rotation_between(shape.normals[bottom], cv::Vec3d(0, 0, -1));
   const double yaw = die.yaw_deg * CV_PI / 180 + base_angle_rad;
   const cv::Matx33d turn(std::cos(yaw), -std::sin(yaw), 0, std::sin(yaw), std::cos(yaw), 0, 0, 0,
