@@ -1,9 +1,10 @@
 // `duels track --source cam:0|FILE|DIR|URL|synthetic:demo [--calib FILE] [--bases MAP.yaml]
-// [--name FIGURE@X,Y …] | --markerless [--diameter D] [--name …]` — every base in table inches,
-// frame by frame, with gaps and lines of fire between settled bases.
+// [--name FIGURE@X,Y …] [--match JOURNAL] | --markerless [--diameter D] [--name …]` — every base
+// in table inches, frame by frame, with gaps and lines of fire between settled bases.
 #include <fmt/format.h>
 
 #include <array>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -13,6 +14,9 @@
 #include "app/command.hpp"
 #include "calib/camera_file.hpp"
 #include "common/error.hpp"
+#if DUELS_WITH_MATCH
+#include "match/duels_match.hpp"
+#endif
 #include "vision/markerless.hpp"
 #include "vision/naming.hpp"
 #include "vision/pipeline.hpp"
@@ -85,6 +89,52 @@ void print_text(const vision::TableState& s, const std::vector<vision::WaitingNa
   }
 }
 
+#if DUELS_WITH_MATCH
+// Where a match journal has its figures' bases (placed or moved there, not eliminated).
+std::vector<vision::MatchSpot> journal_spots(const std::string& path) {
+  const match::Replay r = match::replay(match::read_journal(path));
+  std::vector<vision::MatchSpot> out;
+  for (const auto& f : r.state.figures) {
+    if (!f.eliminated && f.position) out.push_back({f.def.name, {f.position->x, f.position->y}});
+  }
+  return out;
+}
+#endif
+
+// A match journal followed while tracking: read again whenever it changes (the console or the
+// window appends to it), its figures' places handed to the pipeline.
+class JournalWatch {
+ public:
+  explicit JournalWatch(std::string path) : path_(std::move(path)) {}
+  // The spots when the journal changed since the last call (a damaged or half-written journal
+  // keeps the last good ones, with a word on standard error once).
+  std::optional<std::vector<vision::MatchSpot>> changed() {
+#if DUELS_WITH_MATCH
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_, ec);
+    const auto when = std::filesystem::last_write_time(path_, ec);
+    if (ec || (seen_ && size == size_ && when == when_)) return std::nullopt;
+    seen_ = true;
+    size_ = size;
+    when_ = when;
+    try {
+      return journal_spots(path_);
+    } catch (const std::exception& e) {
+      std::cerr << "--match: " << e.what() << " (the last places read are kept)\n";
+      return std::nullopt;
+    }
+#else
+    return std::nullopt;
+#endif
+  }
+
+ private:
+  std::string path_;
+  bool seen_ = false;
+  std::uintmax_t size_ = 0;
+  std::filesystem::file_time_type when_;
+};
+
 void add_track(CLI::App& root) {
   auto* cmd = root.add_subcommand(
       "track", "Track every base on the table in inches (one JSON line per frame with --json)");
@@ -101,6 +151,7 @@ void add_track(CLI::App& root) {
     double diameter = 2.0;
     double top_height = 0.75;
     std::vector<std::string> names;
+    std::string match;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("--source", opts->source,
@@ -121,6 +172,13 @@ void add_track(CLI::App& root) {
                   "point: the base seen nearest it within 3\", after a second): markerless, each "
                   "base; with rings, a ring the camera cannot name; repeat for each figure (listed "
                   "as waiting until a base takes it)");
+#if DUELS_WITH_MATCH
+  cmd->add_option("--match", opts->match,
+                  "a match journal (JOURNAL.jsonl): a ring where the match has a figure keeps its "
+                  "name whatever dice lie on it, and a figure moved is named by the spot it left; "
+                  "read again whenever it changes")
+      ->check(CLI::ExistingFile);
+#endif
   cmd->add_option("--calib", opts->calib,
                   "calibration file with a table registration (synthetic sources default to "
                   "the scene's exact camera)");
@@ -249,6 +307,16 @@ void add_track(CLI::App& root) {
           throw UsageError(fmt::format("--name {}@{},{}: {}", figure, at.x, at.y, named.error()));
       }
     }
+    if (!opts->match.empty() && markerless)
+      throw UsageError("--match needs coded rings on the bases: markerless mode has no codes");
+    std::optional<JournalWatch> journal;
+    if (!opts->match.empty()) {
+      journal.emplace(opts->match);
+#if DUELS_WITH_MATCH
+      // Read now, so that a journal that cannot be read stops the run before any frame.
+      (void)journal_spots(opts->match);
+#endif
+    }
     int done = 0;
     int retries = 0;
     std::string last_problem;
@@ -263,6 +331,9 @@ void add_track(CLI::App& root) {
         ++retries;
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         continue;
+      }
+      if (journal) {
+        if (auto spots = journal->changed()) pipeline->set_match_spots(*spots);
       }
       const vision::TableState state =
           markerless ? markerless->process(frame.image, frame.index, frame.time_s)

@@ -2,18 +2,40 @@
 // plain cv::aruco::detectMarkers on the same frames, at 1280x720 and 1920x1080, with the ratio.
 // `duels bench coverage [--target square|ring|ring2|markerless]` — bases found by depth third,
 // errors and speed on degraded webcam-like scenes (vision/coverage.hpp).
+// `duels bench evening` — an evening of play (dice put on every round, figures moved, hands, a
+// lamp) with and without the match's memory, scored in every frame (vision/evening.hpp).
 #include <fmt/format.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "app/command.hpp"
 #include "calib/pattern.hpp"
 #include "vision/coverage.hpp"
+#include "vision/evening.hpp"
 #include "vision/timing.hpp"
 
 namespace duels::app {
 namespace {
+
+// "3-6" → {3, 6}; a UsageError naming `option` otherwise.
+std::pair<int, int> dice_range(const std::string& text, const char* option) {
+  const auto dash = text.find('-');
+  int lo = -1;
+  int hi = -1;
+  try {
+    lo = std::stoi(text.substr(0, dash));
+    hi = dash == std::string::npos ? lo : std::stoi(text.substr(dash + 1));
+  } catch (const std::exception&) {
+    lo = -1;
+  }
+  if (lo < 0 || hi < lo || hi > 6) {
+    throw UsageError(
+        fmt::format("{} is MIN-MAX dice on each base (0 to 6, e.g. 3-6), not '{}'", option, text));
+  }
+  return {lo, hi};
+}
 
 void add_coverage(CLI::App& bench) {
   auto* cmd = bench.add_subcommand(
@@ -95,22 +117,8 @@ void add_coverage(CLI::App& bench) {
                       "DICT_APRILTAG_16h5, DICT_APRILTAG_36h11)",
                       opts->dictionary));
     }
-    int dice_min = 0;
-    int dice_max = 0;
-    if (!opts->dice.empty()) {
-      const auto dash = opts->dice.find('-');
-      try {
-        std::size_t used = 0;
-        dice_min = std::stoi(opts->dice.substr(0, dash), &used);
-        dice_max = dash == std::string::npos ? dice_min : std::stoi(opts->dice.substr(dash + 1));
-      } catch (const std::exception&) {
-        dice_min = -1;
-      }
-      if (dice_min < 0 || dice_max < dice_min || dice_max > 6) {
-        throw UsageError(fmt::format(
-            "--dice is MIN-MAX dice on each base (0 to 6, e.g. 3-6), not '{}'", opts->dice));
-      }
-    }
+    const auto [dice_min, dice_max] =
+        opts->dice.empty() ? std::pair{0, 0} : dice_range(opts->dice, "--dice");
     nlohmann::json j = nlohmann::json::array();
     if (!opts->json) {
       std::cout << fmt::format(
@@ -185,6 +193,120 @@ void add_coverage(CLI::App& bench) {
   });
 }
 
+void add_evening(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand(
+      "evening",
+      "An evening of play as the camera sees it: dice put on every base each round, one figure "
+      "moved at a time, hands, a lamp; with the match's memory, scored in every frame");
+  struct Opts {
+    std::string only = "720p 70deg";
+    int seeds = 2;
+    int first_seed = 1;
+    int rounds = 2;
+    int moves = 4;
+    std::string dice = "3-6";
+    bool rough = false;
+    bool no_lamp = false;
+    bool no_hands = false;
+    bool no_match = false;
+    bool explain = false;
+    std::string save;
+    bool json = false;
+  };
+  auto opts = std::make_shared<Opts>();
+  cmd->add_option("--save", opts->save,
+                  "write every frame with a wrong name or a false ring to this folder as a PNG");
+  cmd->add_option("--only", opts->only,
+                  "the cameras whose scenario name contains this (\"\" for all five of "
+                  "`duels bench coverage`)")
+      ->capture_default_str();
+  cmd->add_option("--seeds", opts->seeds, "tables per camera")
+      ->check(CLI::Range(1, 50))
+      ->capture_default_str();
+  cmd->add_option("--first-seed", opts->first_seed, "the first table's seed")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  cmd->add_option("--rounds", opts->rounds, "rounds played on each table")
+      ->check(CLI::Range(1, 10))
+      ->capture_default_str();
+  cmd->add_option("--moves", opts->moves, "figures moved in each round, one after another")
+      ->check(CLI::Range(0, 16))
+      ->capture_default_str();
+  cmd->add_option("--dice", opts->dice, "MIN-MAX dice put on every base at a round's start")
+      ->capture_default_str();
+  cmd->add_flag("--rough-figures", opts->rough,
+                "capsule figures instead of figures of a real one's shape");
+  cmd->add_flag("--no-lamp", opts->no_lamp, "no lamp at the table's side");
+  cmd->add_flag("--no-hands", opts->no_hands, "no hand over the table or the moved figures");
+  cmd->add_flag("--no-match", opts->no_match,
+                "the camera alone: the pipeline is not told where the match has its figures");
+  cmd->add_flag("--explain", opts->explain,
+                "tell every wrong name and every false ring, with its frame (on standard error)");
+  cmd->add_flag("--json", opts->json, "print JSON");
+  cmd->callback([opts] {
+    const auto [dice_min, dice_max] = dice_range(opts->dice, "--dice");
+    nlohmann::json j = nlohmann::json::array();
+    if (!opts->json) {
+      std::cout << fmt::format("{:<32} {:>6} {:>5} {:>7} {:>8} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
+                               "scenario", "tables", "moves", "right", "in sight", "hidden",
+                               "worst", "wrong", "false", "ms");
+    }
+    for (auto sc : vision::standard_coverage_scenarios(vision::BaseTargetKind::kRing2)) {
+      if (!opts->only.empty() && sc.name.find(opts->only) == std::string::npos) continue;
+      vision::EveningScenario ev;
+      sc.seeds = opts->seeds;
+      sc.first_seed = opts->first_seed;
+      sc.dice_min = dice_min;
+      sc.dice_max = dice_max;
+      sc.posed = !opts->rough;
+      sc.lamp = !opts->no_lamp;
+      ev.table = sc;
+      ev.rounds = opts->rounds;
+      ev.moves_per_round = opts->moves;
+      ev.hands = !opts->no_hands;
+      ev.match = !opts->no_match;
+      if (opts->explain) ev.explain = &std::cerr;
+      ev.save_dir = opts->save;
+      const auto r = vision::run_evening(ev);
+      if (opts->json) {
+        j.push_back({{"scenario", r.name},
+                     {"tables", r.tables},
+                     {"frames", r.frames},
+                     {"moves", r.moves},
+                     {"scored", r.scored},
+                     {"right", r.right},
+                     {"in_sight", r.in_sight},
+                     {"right_in_sight", r.right_in_sight},
+                     {"hidden_right", r.hidden_right},
+                     {"worst_frame", r.worst_frame},
+                     {"wrong", r.wrong},
+                     {"wrong_bases", r.wrong_bases},
+                     {"false_rings", r.false_rings},
+                     {"pipeline_median_ms", r.pipeline_ms}});
+      } else {
+        std::cout << fmt::format(
+            "{:<32} {:>6} {:>5} {:>6.2f}% {:>7.2f}% {:>6.2f}% {:>6.1f}% {:>6} {:>6} {:>6.2f}\n",
+            r.name, r.tables, r.moves, 100 * r.right_share(), 100 * r.right_in_sight_share(),
+            r.scored ? 100.0 * static_cast<double>(r.hidden_right) / static_cast<double>(r.scored)
+                     : 0.0,
+            100 * r.worst_frame, r.wrong, r.false_rings, r.pipeline_ms);
+        std::cout.flush();
+      }
+    }
+    if (opts->json) {
+      std::cout << nlohmann::json{{"match", !opts->no_match},
+                                  {"dice", {dice_min, dice_max}},
+                                  {"posed", !opts->rough},
+                                  {"lamp", !opts->no_lamp},
+                                  {"hands", !opts->no_hands},
+                                  {"one_core", true},
+                                  {"results", j}}
+                       .dump()
+                << "\n";
+    }
+  });
+}
+
 void add_bench(CLI::App& root) {
   auto* bench = root.add_subcommand("bench", "Benchmarks of the live parts, in one run each");
   bench->require_subcommand(1);
@@ -239,6 +361,7 @@ void add_bench(CLI::App& root) {
                 << "\n";
   });
   add_coverage(*bench);
+  add_evening(*bench);
 }
 
 }  // namespace

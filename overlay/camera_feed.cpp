@@ -69,6 +69,24 @@ std::shared_ptr<const CameraSnapshot> CameraFeed::snapshot() const {
   return latest_;
 }
 
+std::vector<vision::MatchSpot> match_spots(const GameState& state,
+                                           const PositionOverrides& overrides) {
+  std::vector<vision::MatchSpot> out;
+  for (std::size_t i = 0; i < state.figures.size(); ++i) {
+    const FigureState& f = state.figures[i];
+    if (f.eliminated || !f.position) continue;
+    const auto moved = overrides.find(static_cast<FigureId>(i));
+    const Point at = moved != overrides.end() ? moved->second : *f.position;
+    out.push_back({f.def.name, {at.x, at.y}});
+  }
+  return out;
+}
+
+void CameraFeed::set_match_spots(std::vector<vision::MatchSpot> spots) {
+  std::lock_guard lock(mutex_);
+  match_spots_ = std::move(spots);
+}
+
 void CameraFeed::name_base(cv::Point2d near_in, std::string figure) {
   std::lock_guard lock(mutex_);
   name_requests_.emplace_back(near_in, std::move(figure));
@@ -217,6 +235,12 @@ void CameraFeed::run() {
       std::lock_guard lock(mutex_);
       requests.swap(name_requests_);
     }
+    std::optional<std::vector<vision::MatchSpot>> spots;
+    {
+      std::lock_guard lock(mutex_);
+      spots.swap(match_spots_);
+    }
+    if (spots) pipeline->set_match_spots(*spots);
     for (const auto& [at, figure] : requests) {
       const auto named = pipeline->name_near(at, figure);
       with([&](CameraSnapshot& s) { s.naming_problem = named ? "" : named.error(); });

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -17,6 +18,7 @@
 
 #include "calib/table.hpp"
 #include "overlay/table_model.hpp"
+#include "vision/naming.hpp"
 #include "vision/tracker.hpp"
 
 namespace duels::overlay {
@@ -70,6 +72,12 @@ std::vector<Disc> unnamed_discs(const vision::TableState& table);
 /// table map.
 bool on_unnamed_base(const vision::UnnamedBase& base, cv::Point2d at);
 
+/// Where the match has its figures' bases, for the camera's memory (vision::Pipeline::
+/// set_match_spots): every figure on the table and not eliminated, where it was placed or its
+/// last move ended, or where a player dragged it on the map.
+std::vector<vision::MatchSpot> match_spots(const GameState& state,
+                                           const PositionOverrides& overrides);
+
 /// Runs capture and vision on their own thread from construction to destruction.
 class CameraFeed {
  public:
@@ -88,6 +96,10 @@ class CameraFeed {
   /// once the name has waited a second, the one seen nearest it within 3"); a refusal is told
   /// in the snapshot's naming_problem.
   void name_base(cv::Point2d near_in, std::string figure);
+  /// Tells the vision thread where the match has its figures (from its next frame on): a ring
+  /// seen there keeps that figure's name whatever dice lie on it (vision::Pipeline::
+  /// set_match_spots).
+  void set_match_spots(std::vector<vision::MatchSpot> spots);
   void stop();
 
  private:
@@ -98,6 +110,7 @@ class CameraFeed {
   mutable std::mutex mutex_;
   std::shared_ptr<const CameraSnapshot> latest_;
   std::vector<std::pair<cv::Point2d, std::string>> name_requests_;  ///< under mutex_
+  std::optional<std::vector<vision::MatchSpot>> match_spots_;       ///< under mutex_: new ones
   std::atomic<bool> stop_{false};
   std::atomic<int> display_width_{0};
   std::thread thread_;

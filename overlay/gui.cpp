@@ -319,6 +319,8 @@ GuiResult run_gui(GuiOptions o) {
     std::unique_ptr<CameraFeed> camera;
     if (o.camera) camera = std::make_unique<CameraFeed>(*o.camera);
     std::int64_t camera_frame = -1;
+    const Session* spots_session = nullptr;  // the match whose spots the camera was told last,
+    std::uint64_t spots_version = 0;         // at this version
 #endif
     panels.push_back(std::make_unique<TableMapPanel>());
     panels.push_back(std::make_unique<TurnTrackerPanel>());
@@ -408,6 +410,14 @@ GuiResult run_gui(GuiOptions o) {
       if (camera) {
         // The newest vision snapshot, if any: positions go to the session (never waited for).
         const auto snap = camera->snapshot();
+        // Where the match has its figures: the camera's memory (a ring there keeps its name
+        // under the dice), told again whenever the live match changes.
+        if (session && session->live() &&
+            (session.get() != spots_session || session->version() != spots_version)) {
+          spots_session = session.get();
+          spots_version = session->version();
+          camera->set_match_spots(match_spots(session->state(), session->overrides()));
+        }
         if (snap->frame != camera_frame && snap->connected) {
           if (camera_frame < 0) result.camera_live_from_frame = result.frames;
           camera_frame = snap->frame;

@@ -75,8 +75,9 @@ calib::Pose aimed_camera(const calib::TableGeometry& table, double distance, dou
   return calib::look_at(eye, target, cv::Vec3d(0, 0, 1));
 }
 
-// True when the camera sees the whole top rim of a base at `c` inside the picture (2 % margin).
-bool top_in_view(const calib::TablePlane& plane, cv::Point2d c, double r, double h) {
+}  // namespace
+
+bool base_top_in_view(const calib::TablePlane& plane, cv::Point2d c, double r, double h) {
   const cv::Size s = plane.camera().image_size;
   for (int k = 0; k < 16; ++k) {
     const double a = 2 * CV_PI * k / 16;
@@ -89,9 +90,6 @@ bool top_in_view(const calib::TablePlane& plane, cv::Point2d c, double r, double
   return true;
 }
 
-// The pipeline's idea of the camera: the focal length off by `error` (sign by seed), and the
-// table registered through that lens from the corner markers' corners (as `duels calibrate
-// table` would, from their true projections).
 calib::TablePlane misjudged_plane(const SceneSpec& spec, double error, std::uint64_t seed) {
   calib::Intrinsics lens = spec.camera;
   const double k = 1 + (seed % 2 == 0 ? -error : error);
@@ -120,8 +118,6 @@ calib::TablePlane misjudged_plane(const SceneSpec& spec, double error, std::uint
   }
   return reg->plane;
 }
-
-}  // namespace
 
 void put_dice_on(SceneBaseSpec& base, int count, cv::RNG& rng) {
   const double r = base.diameter_in / 2;
@@ -185,7 +181,7 @@ SceneSpec coverage_scene(const CoverageScenario& sc, std::uint64_t seed) {
       }
     }
     return c.x > r + 0.2 && c.y > r + 0.2 && c.x < s.table.width_in - r - 0.2 &&
-           c.y < s.table.depth_in - r - 0.2 && top_in_view(plane, c, r, height);
+           c.y < s.table.depth_in - r - 0.2 && base_top_in_view(plane, c, r, height);
   };
   // Packed groups: three bases 0.3" apart (a triangle), anywhere.
   int groups = sc.packed / 3;

@@ -117,6 +117,15 @@ CoverageTable coverage_table(const CoverageScenario& scenario, int seed);
 /// ring; fewer when no more fit.
 void put_dice_on(SceneBaseSpec& base, int count, cv::RNG& rng);
 
+/// True when the camera sees the whole top rim of a base at `c` (radius `r`, top `h` above the
+/// table) inside the picture (2 % margin).
+bool base_top_in_view(const calib::TablePlane& plane, cv::Point2d c, double r, double h);
+
+/// The pipeline's idea of a scene's camera, as the bench hands it over: the focal length off by
+/// `error` (sign by seed), and the table registered through that lens from the corner markers'
+/// corners (as `duels calibrate table` would, from their true projections).
+calib::TablePlane misjudged_plane(const SceneSpec& spec, double error, std::uint64_t seed);
+
 /// Runs a scenario on one core.
 CoverageResult run_coverage(const CoverageScenario& scenario);
 

@@ -18,6 +18,15 @@ struct WaitingName {
   cv::Point2d near_in;  ///< the table point it was given at, inches
 };
 
+/// Where the match has a figure's base (issue 51, "the match is the camera's memory"): its
+/// centre where the figure was placed or its last move ended, or where a player put it by hand
+/// on the map. A ring the camera sees there is that figure's base, whatever its code reads
+/// under the dice lying on it.
+struct MatchSpot {
+  std::string figure;
+  cv::Point2d centre_in;  ///< table inches
+};
+
 /// How far from its point a name reaches, in inches.
 inline constexpr double kNameReachIn = 3.0;
 

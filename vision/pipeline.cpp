@@ -177,7 +177,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
   const RingIdentityOptions& o = ring_options_;
   std::erase_if(ring_tracks_, [&](const RingTrack& t) {
     if (time_s - t.last_seen_s <= o.forget_s) return false;
-    if (t.pinned && t.id >= 0) {
+    if (t.pinned && !t.by_match && t.id >= 0) {
       std::erase_if(remembered_names_,
                     [&](const RememberedName& r) { return r.marker_id == t.id; });
       remembered_names_.push_back({t.centre, t.id, t.finder});
@@ -220,6 +220,12 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
           best = i;
         }
       }
+      // A ring the match named is followed off its spot only by tight fits: loose fits beside
+      // a base under dice carried its track, a little at a time, 1.3" off the spot while the
+      // base stood still (table 1's evening, 720p 70°, `duels bench evening --no-lamp`).
+      if (best < ring_tracks_.size() && ring_tracks_[best].by_match && s.loose &&
+          off_its_spot(ring_tracks_[best], s.centre_in))
+        continue;
       if (best == ring_tracks_.size()) {
         RingTrack t;
         t.finder = f;
@@ -227,6 +233,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
         t.code_sum.assign(s.code.size(), 0.f);
         t.weight_sum.assign(s.code.size(), 0.f);
         t.beside_marker = s.beside_marker;
+        t.first_seen_s = time_s;
         ring_tracks_.push_back(std::move(t));
         updated.push_back(0);
       }
@@ -246,6 +253,7 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       }
       ++t.frames;
       if (!s.loose) ++t.tight_frames;
+      t.loose_now = s.loose;
       if (s.rim_points >= kLooseRimRays) ++t.whole_frames;
       t.in_a_row = t.last_frame == processed_ - 1 ? t.in_a_row + 1 : 1;
       t.last_frame = processed_;
@@ -259,9 +267,11 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
   // as it can be (an assignment problem), and a ring is named only when giving its code
   // elsewhere, or leaving it unnamed, would cost clearly more evidence.
   apply_pending_names(updated, time_s);
+  apply_match_spots(updated);
   for (std::size_t f = 0; f < ring_finders_.size(); ++f)
     name_rings(f, updated);
   recall_names(updated);
+  name_moved_figure(updated, time_s);
   std::vector<BaseObservation> out;
   for (std::size_t i = 0; i < ring_tracks_.size(); ++i) {
     const RingTrack& t = ring_tracks_[i];
@@ -286,12 +296,23 @@ std::vector<BaseObservation> Pipeline::ring_observations(const cv::Mat& gray, do
       // too). Every true ring reported so was seen in every frame and fitted tightly.
       if (t.frames >= o.settled_frames && !t.beside_marker &&
           ring_black_cells(t.code_sum, t.frames) >= o.min_black_cells &&
-          (!o.unnamed_needs_tight_run || (t.tight_frames > 0 && t.in_a_row >= o.settled_frames))) {
+          (!o.unnamed_needs_tight_run || (t.tight_frames > 0 && t.in_a_row >= o.settled_frames)) &&
+          may_be_moved(t)) {
         unnamed.push_back({t.centre, ring_finders_[t.finder].diameter_in() / 2,
                            ring_finders_[t.finder].top_height_in(), t.frames});
       }
       continue;
     }
+    // A ring named by the match or the player (its code not read) fitted loosely where it
+    // shows again after a frame unseen is not reported
+    // until it fits tightly or is seen again: a base carried away under a hand left a loose
+    // fit on its empty spot for one frame, reported under its name 4.75" from it (issue 51,
+    // `duels bench evening`, table 1).
+    if (t.pinned && t.loose_now && t.in_a_row < 2) continue;
+    // A ring the match named, off its figure's spot, is reported there once it has fitted tightly
+    // there: loose fits beside a base under dice carried its track 1.3" off the spot, frame by
+    // frame, while the base stood still (table 1's evening, 720p 70°, `--no-lamp`).
+    if (t.by_match && t.tight_frames == 0 && off_its_spot(t)) continue;
     BaseObservation ob;
     ob.marker_id = t.id;
     ob.centre_in = t.centre;
@@ -349,11 +370,174 @@ void Pipeline::apply_pending_names(const std::vector<char>& updated, double time
       if (t.id == p.marker_id) {
         t.id = -1;
         t.pinned = false;
+        t.by_match = false;
       }
     }
     pin(ring_tracks_[best], p.marker_id);
     return true;
   });
+}
+
+void Pipeline::set_match_spots(const std::vector<MatchSpot>& spots) {
+  std::vector<Spot> next;
+  in_match_ = !spots.empty();
+  foreign_spots_.clear();
+  for (const MatchSpot& m : spots) {
+    const auto it = std::find_if(map_.bases.begin(), map_.bases.end(),
+                                 [&](const BaseMarker& b) { return b.figure == m.figure; });
+    if (it == map_.bases.end()) foreign_spots_.push_back(m.centre_in);
+    if (it == map_.bases.end() || !it->ring) continue;
+    std::size_t f = 0;
+    while (f < ring_codes_.size() && std::find(ring_codes_[f].begin(), ring_codes_[f].end(),
+                                               it->marker_id) == ring_codes_[f].end())
+      ++f;
+    if (f == ring_codes_.size()) continue;
+    Spot s{m.centre_in, it->marker_id, f};
+    // A spot that stays where it was keeps the time a ring was last seen on it.
+    for (const Spot& old : spots_) {
+      if (old.marker_id == s.marker_id && cv::norm(old.at - s.at) < 1e-6)
+        s.last_held_s = old.last_held_s;
+    }
+    next.push_back(s);
+  }
+  spots_ = std::move(next);
+}
+
+void Pipeline::apply_match_spots(const std::vector<char>& updated) {
+  const RingIdentityOptions& o = ring_options_;
+  for (const Spot& s : spots_) {
+    // The player's word stands over the match's: a ring the player named as this figure.
+    if (std::any_of(ring_tracks_.begin(), ring_tracks_.end(), [&](const RingTrack& t) {
+          return t.id == s.marker_id && t.pinned && !t.by_match;
+        }))
+      continue;
+    const std::size_t best = nearest_seen_ring(s.finder, s.at, o.match_spot_in, updated, false);
+    if (best == ring_tracks_.size()) continue;
+    RingTrack& t = ring_tracks_[best];
+    // A ring named already (by the player, or followed from another spot) keeps its name.
+    if (t.pinned) continue;
+    // A ring fitted loosely in one frame only may be a figure's part over an empty spot (the
+    // base lifted off it): it is believed once it fitted tightly or was seen twice in a row.
+    if (t.tight_frames == 0 && t.in_a_row < 2) continue;
+    for (RingTrack& other : ring_tracks_) {
+      if (other.id == s.marker_id) {
+        other.id = -1;
+        other.pinned = false;
+        other.by_match = false;
+      }
+    }
+    pin(t, s.marker_id);
+    t.by_match = true;
+  }
+}
+
+bool Pipeline::off_its_spot(const RingTrack& t, std::optional<cv::Point2d> at) const {
+  return std::any_of(spots_.begin(), spots_.end(), [&](const Spot& s) {
+    return s.marker_id == t.id &&
+           cv::norm(at.value_or(t.centre) - s.at) >= ring_options_.match_spot_in;
+  });
+}
+
+// In a match every figure stands where the match has it, and one moves at a time: a ring off
+// every spot is a figure moved only when a spot the camera saw held is empty and the ring came
+// after it was. Any other is not reported: a light flat hat in a packed group, fitted tightly as
+// a ring 2.5" from every base, stood in 76 frames of table 2's evening (720p 70°, `duels bench
+// evening --first-seed 2 --seeds 1 --no-lamp`).
+bool Pipeline::may_be_moved(const RingTrack& t) const {
+  if (!in_match_) return true;
+  // A figure of the match the base map lacks (a base the player left out of bases.yaml) may
+  // stand anywhere: the camera cannot name it.
+  if (!foreign_spots_.empty()) return true;
+  // A spot emptied before the ring came, or one the camera has never seen held (the figure may
+  // stand elsewhere than the match has it) for a ring standing apart from every spot: false rings
+  // on the hats and legs of packed figures stood 1.9-2.5" from their bases while a base hidden in
+  // the group was never seen (table 1's evening, 720p 70°, 3 frames).
+  const double apart = 1.5 * ring_finders_[t.finder].diameter_in();
+  const bool alone = std::all_of(spots_.begin(), spots_.end(),
+                                 [&](const Spot& s) { return cv::norm(t.centre - s.at) >= apart; });
+  return std::any_of(spots_.begin(), spots_.end(), [&](const Spot& s) {
+    return s.finder == t.finder &&
+           ((s.empty && t.first_seen_s >= s.last_held_s) || (alone && s.last_held_s < -1e299));
+  });
+}
+
+void Pipeline::name_moved_figure(const std::vector<char>& updated, double time_s) {
+  const RingIdentityOptions& o = ring_options_;
+  if (spots_.empty()) return;
+  const auto on_a_spot = [&](const RingTrack& t) {
+    return std::any_of(spots_.begin(), spots_.end(), [&](const Spot& s) {
+      return s.finder == t.finder && cv::norm(t.centre - s.at) < o.match_spot_in;
+    });
+  };
+  // The spots whose figure's ring is seen this frame (on the spot, or named so anywhere).
+  std::size_t vacant = spots_.size();
+  int empty = 0;
+  for (std::size_t i = 0; i < spots_.size(); ++i) {
+    Spot& s = spots_[i];
+    bool held = false;
+    for (std::size_t k = 0; k < ring_tracks_.size() && !held; ++k) {
+      const RingTrack& t = ring_tracks_[k];
+      held = updated[k] && t.finder == s.finder &&
+             (t.id == s.marker_id || cv::norm(t.centre - s.at) < o.match_spot_in);
+    }
+    s.empty = !held && s.last_held_s > -1e299;
+    if (held) {
+      s.last_held_s = time_s;
+    } else if (s.empty) {
+      vacant = i;
+      ++empty;
+    }
+  }
+  // A spot whose ring has never been seen (hidden in a packed group, behind a figure) is not
+  // known to be empty. Two spots empty (a hand over one, a figure in front of another): which
+  // figure moved is not known.
+  if (empty != 1) return;
+  const Spot& s = spots_[vacant];
+  // The player named this figure's base: that stands.
+  if (std::any_of(ring_tracks_.begin(), ring_tracks_.end(), [&](const RingTrack& t) {
+        return t.id == s.marker_id && t.pinned && !t.by_match;
+      }))
+    return;
+  std::size_t moved = ring_tracks_.size();
+  for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
+    const RingTrack& t = ring_tracks_[k];
+    if (!updated[k] || t.finder != s.finder || t.id >= 0 || on_a_spot(t)) continue;
+    if (moved < ring_tracks_.size()) return;  // two rings off the spots: which is it?
+    moved = k;
+  }
+  if (moved == ring_tracks_.size()) return;
+  RingTrack& t = ring_tracks_[moved];
+  // Believed a base as a ring named by elimination is (name_by_elimination), and come since the
+  // figure left its spot: a false ring that stood there before is not the moved figure.
+  if (t.frames < o.settled_frames || t.tight_frames < 1 || t.in_a_row < o.settled_frames ||
+      t.beside_marker || ring_black_cells(t.code_sum, t.frames) < o.min_black_cells ||
+      t.first_seen_s < s.last_held_s)
+    return;
+  // Its code, as far as it is read, must not name another figure clearly.
+  const std::vector<int>& codes = ring_codes_[s.finder];
+  const auto agree =
+      ring_agreements(t.code_sum, t.weight_sum, t.frames, codes, ring_finders_[s.finder].style());
+  double own = 0;
+  double other = -1e300;
+  for (const RingAgreement& a : agree) {
+    if (a.id == s.marker_id) {
+      own = a.sectors;
+    } else if (a.score >= o.min_score) {
+      other = std::max(other, a.sectors);
+    }
+  }
+  if (other - own >= o.min_margin_sectors) return;
+  // The figure's old ring track (where it stood, unseen since) names nothing any more: a fit
+  // on its empty spot would otherwise be reported under its name.
+  for (RingTrack& x : ring_tracks_) {
+    if (x.id == s.marker_id && !(x.pinned && !x.by_match)) {
+      x.id = -1;
+      x.pinned = false;
+      x.by_match = false;
+    }
+  }
+  pin(t, s.marker_id);
+  t.by_match = true;
 }
 
 std::size_t Pipeline::nearest_seen_ring(std::size_t finder, cv::Point2d at, double within_in,
@@ -374,6 +558,7 @@ std::size_t Pipeline::nearest_seen_ring(std::size_t finder, cv::Point2d at, doub
 void Pipeline::pin(RingTrack& t, int marker_id) {
   t.id = marker_id;
   t.pinned = true;
+  t.by_match = false;
   t.score = 1;
 }
 
@@ -462,7 +647,13 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
   };
   std::vector<double> best_ev(static_cast<std::size_t>(n));
   std::vector<char> singled_out(static_cast<std::size_t>(n), 0);
+  std::vector<double> taken_best(static_cast<std::size_t>(n), -1e300);  // best pinned code's
   for (int r = 0; r < n; ++r) {
+    for (int c = 0; c < n_codes; ++c) {
+      if (pinned_code[static_cast<std::size_t>(c)])
+        taken_best[static_cast<std::size_t>(r)] =
+            std::max(taken_best[static_cast<std::size_t>(r)], ev(r, c));
+    }
     std::vector<double> e;
     for (const RingAgreement& x : agree[static_cast<std::size_t>(r)])
       e.push_back(x.sectors);
@@ -557,7 +748,15 @@ void Pipeline::name_rings(std::size_t finder, const std::vector<char>& updated) 
     // read only white and was named so (issue 51, `--posed`: table 1's base 3, 47" off).
     const bool proven =
         t.tight_frames > 0 || ring_black_cells(t.code_sum, t.frames) >= o.min_black_cells;
-    const bool strong = seen_enough && believed && proven && a.score >= o.min_score &&
+    // In a match (set_match_spots) every ring standing where the match has a figure is named
+    // so, and their codes are taken; a ring elsewhere is a moved figure or a false ring, and its
+    // code must name it by itself: read better than any code taken so, by the margin (those
+    // codes compete here: the match's names are not evidence that this ring is a base). Otherwise a
+    // false ring on a figure's legs, 1.9" from its base, took the code of a base hidden in a packed
+    // group by exclusion, every other code being taken (issue 51, `duels bench evening`, table 1).
+    const bool own_code =
+        !in_match_ || a.sectors - taken_best[static_cast<std::size_t>(r)] >= o.min_margin_sectors;
+    const bool strong = seen_enough && believed && proven && own_code && a.score >= o.min_score &&
                         a.sectors >= o.min_sectors && excluded_by_strong(r, col);
     // A ring first fitted beside a corner marker may be a fit along the marker's paper, where
     // no base stands; it is named only by the margin of a ring seen once. By the usual margin,
@@ -740,6 +939,18 @@ PipelineResult Pipeline::process(const cv::Mat& image, std::int64_t frame, doubl
       r.observations.push_back(o);
   }
   std::vector<TrackedBase> bases = tracker_.update(r.observations, time_s);
+  // The match's memory: a base unseen for longer than the tracker keeps it (dice over its rim,
+  // a hand held over it) stays where it was last seen, occluded, while the match has its figure
+  // there: nothing says it has gone. Once its ring shows elsewhere, or the match moves it, it is
+  // lost as before.
+  for (TrackedBase& b : bases) {
+    if (b.state != BaseState::kLost) continue;
+    if (std::any_of(spots_.begin(), spots_.end(), [&](const Spot& s) {
+          return s.marker_id == b.marker_id &&
+                 cv::norm(s.at - b.centre_in) < ring_options_.match_spot_in;
+        }))
+      b.state = BaseState::kOccluded;
+  }
   // A ring not named where a named base is seen (its square marker read) is that base.
   std::erase_if(unnamed, [&](const UnnamedBase& u) {
     return std::any_of(bases.begin(), bases.end(), [&](const TrackedBase& b) {

@@ -80,6 +80,10 @@ struct RingIdentityOptions {
   /// table; see table_markers_from_calibration): no ring is looked for on them either, even
   /// where the camera sees one only in part and cannot find it.
   std::vector<std::array<cv::Point2d, 4>> table_markers_in;
+  /// A ring within this of a match spot (Pipeline::set_match_spots) stands where the match has
+  /// that figure (the window's move proposals take a base settled farther than 0.5" from its
+  /// journaled spot as moved, overlay/move_proposal.hpp).
+  double match_spot_in = 0.5;
   int search_every = 5;  ///< frames between searches of the whole table for rings (between
                          ///< them the rings followed and the last search's candidates are
                          ///< measured at their places)
@@ -104,6 +108,19 @@ class Pipeline {
   /// another ring or the player names again. Gives the figure's marker id, or why not: a figure not
   /// in the map, or whose base carries a square marker (named by the marker itself).
   Expected<int, std::string> name_near(cv::Point2d near_in, const std::string& figure);
+  /// Where the match has its figures' bases (all of them, replacing the last call's; empty: no
+  /// match). A ring seen within match_spot_in of a figure's spot is that figure's base from then
+  /// on while it is followed, as if the player had named it, whatever its code reads (dice lie
+  /// on it every round). Since one figure moves at a time, when every spot the camera has seen
+  /// held but one holds its ring in a frame, the one ring seen off every spot (settled, fitted
+  /// tightly, proven a base, come after the spot emptied) is the missing figure's, moved: it is
+  /// named so unless its code reads clearly against that figure's. A ring off every spot is
+  /// named by its code only when it reads its code better than every code the match placed, and
+  /// reported unnamed only while it may be a figure (a spot emptied before it came, a spot never
+  /// seen held, or a figure of the match the map lacks). A base unseen longer than the tracker
+  /// keeps it stays occluded, not lost, where the match has it. Names the player gives
+  /// (name_near) come first; figures on square-marker bases are left to their markers.
+  void set_match_spots(const std::vector<MatchSpot>& spots);
   /// The names given by name_near that no ring has taken yet, in the order given.
   [[nodiscard]] std::vector<WaitingName> waiting_names() const;
   [[nodiscard]] const calib::TablePlane& plane() const { return plane_; }
@@ -134,12 +151,16 @@ class Pipeline {
     double score = 0;
     double facing_deg = 0;
     double last_seen_s = 0;
+    double first_seen_s = 0;       // when it was first fitted (the track began)
     int frames = 0;                // while standing still
     int tight_frames = 0;          // of those, the frames its rim passed the tight fit
     int whole_frames = 0;          // of those, the frames its rim held kLooseRimRays points or more
     int in_a_row = 0;              // frames it was seen in, one after another, up to its last
+    bool loose_now = false;        // its rim passed only the loose fit in the last frame
     std::int64_t last_frame = -2;  // the frame (processed_) it was last seen in
-    bool pinned = false;           // named by the player (name_near): its code does not rename it
+    bool pinned = false;           // named by the player (name_near) or the match (a ring on a
+                                   // match spot, or the moved figure): its code does not rename it
+    bool by_match = false;         // pinned by the match, not the player
     bool beside_marker = false;    // first fitted beside a corner marker: reported once named,
                                    // by seen_once_margin
   };
@@ -161,6 +182,24 @@ class Pipeline {
     std::size_t finder = 0;
   };
   void recall_names(const std::vector<char>& updated);
+  // The match's memory (set_match_spots): rings on spots take their figures' names, then the one
+  // ring seen off every spot while one spot is empty takes that spot's figure's.
+  struct Spot {
+    cv::Point2d at;
+    int marker_id = -1;
+    std::size_t finder = 0;
+    double last_held_s = -1e300;  // the last frame a ring of it was seen (on it, or named so)
+    bool empty = false;           // held before, and not this frame
+  };
+  // Whether an unnamed ring may be reported: without a match always; in one, only while it may
+  // be a figure moved (see the definition).
+  [[nodiscard]] bool may_be_moved(const RingTrack& t) const;
+  // Whether a ring stands (or would, at `at`) farther than match_spot_in from its name's spot in
+  // the match.
+  [[nodiscard]] bool off_its_spot(const RingTrack& t,
+                                  std::optional<cv::Point2d> at = std::nullopt) const;
+  void apply_match_spots(const std::vector<char>& updated);
+  void name_moved_figure(const std::vector<char>& updated, double time_s);
   // The ring track of `finder` seen this frame (`updated`) nearest `at`, closer than
   // `within_in` (and unnamed, when `unnamed_only`); ring_tracks_.size() when there is none.
   [[nodiscard]] std::size_t nearest_seen_ring(std::size_t finder, cv::Point2d at, double within_in,
@@ -182,6 +221,9 @@ class Pipeline {
   std::vector<RingTrack> ring_tracks_;
   std::vector<PendingName> pending_names_;  ///< names the player gave, for rings not yet seen
   std::vector<RememberedName> remembered_names_;
+  std::vector<Spot> spots_;                 ///< the match's spots of ring bases (set_match_spots)
+  std::vector<cv::Point2d> foreign_spots_;  ///< the match's figures the base map lacks
+  bool in_match_ = false;                   ///< set_match_spots was given a match's figures
   /// Per finder, where no ring is looked for (vision/markers.hpp's marker_keep_out, at its
   /// tops' height): round the table markers of the options (`known_keep_out_`, fixed) and the
   /// table's corner markers (ids 0-3) as last seen, whose black and white corners look like

@@ -5,11 +5,15 @@
 #include "run_duels.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <utility>
 #include "test_paths.hpp"
 
 namespace {
@@ -331,4 +335,68 @@ TEST(CliDataFolder, OwnTeamsAreFoundAndAClashNamesBothFiles) {
   const CmdResult check = run_env(home.env, "figure check " + mine);
   EXPECT_EQ(check.code, 3) << check.out;
   EXPECT_NE(check.out.find("samples.yaml"), std::string::npos) << check.out;
+}
+
+namespace {
+
+void write_text(const std::string& path, const char* text) {
+  FILE* f = fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs(text, f);
+  fclose(f);
+}
+
+}  // namespace
+
+// `duels track --match JOURNAL` (issue 51): the camera knows where the match has its figures.
+// Razor's ring carries code 0 but the base map says 5 (a sticker from another sheet): alone the
+// camera cannot name it; told the match placed Razor at (18, 12), it names the ring there Razor,
+// and after Razor's base moves to (24, 20) (the scene's script; the match not told) it names the
+// one ring standing off the match's spots by the spot it left.
+TEST(CliTrack, AMatchJournalNamesTheBasesWhereTheMatchHasThem) {
+  const std::string dir = temp_dir("cli_track_match");
+  const std::string env = "XDG_DATA_HOME='" + dir + "' ";
+  write_text(dir + "/bases.yaml",
+             "schema_version: 1\nbases:\n"
+             "  - {marker: 5, figure: Razor, diameter: 2.0, marker_height: 0.75, target: ring2}\n"
+             "  - {marker: 1, figure: Gridlock, diameter: 2.0, marker_height: 0.75, "
+             "target: ring2}\n");
+  write_text(dir + "/place.txt",
+             "alpha 5+3 2+2\npass\npass\nplace Razor 18 12\nplace Gridlock 58 58\n");
+  const std::string journal = dir + "/m.jsonl";
+  ASSERT_EQ(run_env(env, "match new --figures Razor,Gridlock --seed 7 --journal " + journal).code,
+            0);
+  ASSERT_EQ(run_env(env, "match play " + journal + " --script " + dir + "/place.txt").code, 0);
+  const std::string track =
+      "track --source synthetic:demo_rings --bases " + dir + "/bases.yaml --json --frames ";
+  using Place = std::pair<double, double>;
+  const auto razor_at = [](const std::string& out, int frame) -> std::optional<Place> {
+    std::istringstream lines(out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || j["frame"] != frame) continue;
+      for (const auto& b : j["bases"]) {
+        if (b["figure"] == "Razor" && !b["stale"].get<bool>())
+          return Place(b["centre_in"][0].get<double>(), b["centre_in"][1].get<double>());
+      }
+    }
+    return std::nullopt;
+  };
+  const CmdResult alone = run_env(env, track + "3");
+  ASSERT_EQ(alone.code, 0) << alone.out;
+  EXPECT_FALSE(razor_at(alone.out, 2));
+  const CmdResult remembered = run_env(env, track + "46 --match " + journal);
+  ASSERT_EQ(remembered.code, 0) << remembered.out;
+  const auto placed = razor_at(remembered.out, 2);
+  ASSERT_TRUE(placed);
+  EXPECT_LT(std::hypot(placed->first - 18, placed->second - 12), 0.2);
+  const auto moved = razor_at(remembered.out, 45);
+  ASSERT_TRUE(moved);
+  EXPECT_LT(std::hypot(moved->first - 24, moved->second - 20), 0.2);
+  // A journal that is not one is refused before any frame, naming the file.
+  write_text(dir + "/bad.jsonl", "not a journal\n");
+  const CmdResult bad = run_env(env, track + "3 --match " + dir + "/bad.jsonl");
+  EXPECT_EQ(bad.code, 3) << bad.out;
+  EXPECT_NE(bad.out.find("bad.jsonl"), std::string::npos) << bad.out;
 }

@@ -73,17 +73,22 @@ TEST(CameraFeed, LooksForNoRingOnASyntheticScenesCornerMarkers) {
   EXPECT_FALSE(razor);
 }
 
-// The player names a ring the feed cannot name (name_base): Gridlock's ring carries code 1, the
-// map says 5. Named where it stands, it is followed as Gridlock; a figure the map lacks is
-// refused, and the snapshot says why.
-TEST(CameraFeed, NamesARingThePlayerNames) {
-  testing::TempDir dir;
+// The still ring scene read with a base map that gives Gridlock code 5 (its ring carries 1).
+CameraFeedOptions wrong_code_rings(const testing::TempDir& dir) {
   CameraFeedOptions o;
   o.source = "synthetic:" + rings_scene(dir);
   o.base_map = testing::ring_base_map(dir.file("wrong_code.yaml"), {{0, "Razor"}, {5, "Gridlock"}});
   o.realtime = false;
   o.prerender_frames = 4;
-  CameraFeed feed(o);
+  return o;
+}
+
+// The player names a ring the feed cannot name (name_base): Gridlock's ring carries code 1, the
+// map says 5. Named where it stands, it is followed as Gridlock; a figure the map lacks is
+// refused, and the snapshot says why.
+TEST(CameraFeed, NamesARingThePlayerNames) {
+  testing::TempDir dir;
+  CameraFeed feed(wrong_code_rings(dir));
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   const auto wait = [&](auto done) {
     auto s = feed.snapshot();
@@ -114,6 +119,51 @@ TEST(CameraFeed, NamesARingThePlayerNames) {
   EXPECT_TRUE(gridlock(*s));
   EXPECT_TRUE(s->table.unnamed.empty());
   EXPECT_TRUE(s->naming_problem.empty()) << s->naming_problem;
+}
+
+// The match's spots for the camera (the camera's memory, issue 51): every figure on the table at
+// its journaled place, or where a player dragged it; none for a figure eliminated or not placed.
+TEST(CameraFeed, MatchSpotsAreTheFiguresOnTheTable) {
+  GameState state;
+  for (const char* name : {"Razor", "Gridlock", "Hex", "Ghost"}) {
+    FigureState f;
+    f.def.name = name;
+    state.figures.push_back(f);
+  }
+  state.figures[0].position = Point{18, 12};
+  state.figures[1].position = Point{40, 30};
+  state.figures[2].position = Point{10, 50};
+  state.figures[2].eliminated = true;
+  const auto spots = match_spots(state, {{1, Point{41, 29}}});
+  ASSERT_EQ(spots.size(), 2U);
+  EXPECT_EQ(spots[0].figure, "Razor");
+  EXPECT_EQ(spots[0].centre_in, cv::Point2d(18, 12));
+  EXPECT_EQ(spots[1].figure, "Gridlock");
+  EXPECT_EQ(spots[1].centre_in, cv::Point2d(41, 29));
+}
+
+// Told where the match has Gridlock, the feed names the ring there Gridlock though its code says
+// another base (the map's 5, the ring's 1).
+TEST(CameraFeed, TheMatchsSpotNamesARingItsCodeDoesNot) {
+  testing::TempDir dir;
+  CameraFeed feed(wrong_code_rings(dir));
+  feed.set_match_spots({{"Gridlock", {40, 30}}});
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  const auto gridlock = [](const CameraSnapshot& s) {
+    return std::any_of(s.table.bases.begin(), s.table.bases.end(), [](const auto& b) {
+      return b.figure == "Gridlock" && !b.stale() && std::abs(b.centre_in.x - 40) < 0.1 &&
+             std::abs(b.centre_in.y - 30) < 0.1;
+    });
+  };
+  auto s = feed.snapshot();
+  while (!gridlock(*s) && s->error.empty() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    s = feed.snapshot();
+  }
+  feed.stop();
+  ASSERT_TRUE(s->error.empty()) << s->error;
+  EXPECT_TRUE(gridlock(*s));
+  EXPECT_TRUE(s->table.unnamed.empty());
 }
 
 }  // namespace
