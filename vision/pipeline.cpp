@@ -355,42 +355,52 @@ void Pipeline::apply_pending_names(const std::vector<char>& updated, double time
   // ring seen, a neighbour in a packed group 2.3" away, for good (a name the player gave is
   // not undone by codes).
   std::erase_if(pending_names_, [&](PendingName& p) {
-    // The finder whose codes hold this base's (its ring's size and style).
-    std::size_t f = 0;
-    while (f < ring_codes_.size() && std::find(ring_codes_[f].begin(), ring_codes_[f].end(),
-                                               p.marker_id) == ring_codes_[f].end())
-      ++f;
+    const std::size_t f = finder_of(p.marker_id);
     if (f == ring_codes_.size()) return true;
     if (!p.since_s) p.since_s = time_s;
     const double within =
         name_has_waited(*p.since_s, time_s) ? kNameReachIn : ring_finders_[f].diameter_in() / 2;
     const std::size_t best = nearest_seen_ring(f, p.near_in, within, updated, false);
     if (best == ring_tracks_.size()) return false;  // not seen yet: waits
-    for (auto& t : ring_tracks_) {
-      if (t.id == p.marker_id) {
-        t.id = -1;
-        t.pinned = false;
-        t.by_match = false;
-      }
-    }
+    drop_name(p.marker_id);
     pin(ring_tracks_[best], p.marker_id);
     return true;
   });
 }
 
+std::size_t Pipeline::finder_of(int marker_id) const {
+  std::size_t f = 0;
+  while (f < ring_codes_.size() &&
+         std::find(ring_codes_[f].begin(), ring_codes_[f].end(), marker_id) == ring_codes_[f].end())
+    ++f;
+  return f;
+}
+
+bool Pipeline::named_by_player(int marker_id) const {
+  return std::any_of(ring_tracks_.begin(), ring_tracks_.end(), [&](const RingTrack& t) {
+    return t.id == marker_id && t.pinned && !t.by_match;
+  });
+}
+
+void Pipeline::drop_name(int marker_id) {
+  for (RingTrack& t : ring_tracks_) {
+    if (t.id != marker_id) continue;
+    t.id = -1;
+    t.pinned = false;
+    t.by_match = false;
+  }
+}
+
 void Pipeline::set_match_spots(const std::vector<MatchSpot>& spots) {
   std::vector<Spot> next;
   in_match_ = !spots.empty();
-  foreign_spots_.clear();
+  foreign_figures_ = false;
   for (const MatchSpot& m : spots) {
     const auto it = std::find_if(map_.bases.begin(), map_.bases.end(),
                                  [&](const BaseMarker& b) { return b.figure == m.figure; });
-    if (it == map_.bases.end()) foreign_spots_.push_back(m.centre_in);
+    if (it == map_.bases.end()) foreign_figures_ = true;
     if (it == map_.bases.end() || !it->ring) continue;
-    std::size_t f = 0;
-    while (f < ring_codes_.size() && std::find(ring_codes_[f].begin(), ring_codes_[f].end(),
-                                               it->marker_id) == ring_codes_[f].end())
-      ++f;
+    const std::size_t f = finder_of(it->marker_id);
     if (f == ring_codes_.size()) continue;
     Spot s{m.centre_in, it->marker_id, f};
     // A spot that stays where it was keeps the time a ring was last seen on it.
@@ -406,11 +416,8 @@ void Pipeline::set_match_spots(const std::vector<MatchSpot>& spots) {
 void Pipeline::apply_match_spots(const std::vector<char>& updated) {
   const RingIdentityOptions& o = ring_options_;
   for (const Spot& s : spots_) {
-    // The player's word stands over the match's: a ring the player named as this figure.
-    if (std::any_of(ring_tracks_.begin(), ring_tracks_.end(), [&](const RingTrack& t) {
-          return t.id == s.marker_id && t.pinned && !t.by_match;
-        }))
-      continue;
+    // The player's word stands over the match's.
+    if (named_by_player(s.marker_id)) continue;
     const std::size_t best = nearest_seen_ring(s.finder, s.at, o.match_spot_in, updated, false);
     if (best == ring_tracks_.size()) continue;
     RingTrack& t = ring_tracks_[best];
@@ -419,13 +426,7 @@ void Pipeline::apply_match_spots(const std::vector<char>& updated) {
     // A ring fitted loosely in one frame only may be a figure's part over an empty spot (the
     // base lifted off it): it is believed once it fitted tightly or was seen twice in a row.
     if (t.tight_frames == 0 && t.in_a_row < 2) continue;
-    for (RingTrack& other : ring_tracks_) {
-      if (other.id == s.marker_id) {
-        other.id = -1;
-        other.pinned = false;
-        other.by_match = false;
-      }
-    }
+    drop_name(s.marker_id);
     pin(t, s.marker_id);
     t.by_match = true;
   }
@@ -447,7 +448,7 @@ bool Pipeline::may_be_moved(const RingTrack& t) const {
   if (!in_match_) return true;
   // A figure of the match the base map lacks (a base the player left out of bases.yaml) may
   // stand anywhere: the camera cannot name it.
-  if (!foreign_spots_.empty()) return true;
+  if (foreign_figures_) return true;
   // A spot emptied before the ring came, or one the camera has never seen held (the figure may
   // stand elsewhere than the match has it) for a ring standing apart from every spot: false rings
   // on the hats and legs of packed figures stood 1.9-2.5" from their bases while a base hidden in
@@ -494,10 +495,7 @@ void Pipeline::name_moved_figure(const std::vector<char>& updated, double time_s
   if (empty != 1) return;
   const Spot& s = spots_[vacant];
   // The player named this figure's base: that stands.
-  if (std::any_of(ring_tracks_.begin(), ring_tracks_.end(), [&](const RingTrack& t) {
-        return t.id == s.marker_id && t.pinned && !t.by_match;
-      }))
-    return;
+  if (named_by_player(s.marker_id)) return;
   std::size_t moved = ring_tracks_.size();
   for (std::size_t k = 0; k < ring_tracks_.size(); ++k) {
     const RingTrack& t = ring_tracks_[k];
@@ -529,13 +527,7 @@ void Pipeline::name_moved_figure(const std::vector<char>& updated, double time_s
   if (other - own >= o.min_margin_sectors) return;
   // The figure's old ring track (where it stood, unseen since) names nothing any more: a fit
   // on its empty spot would otherwise be reported under its name.
-  for (RingTrack& x : ring_tracks_) {
-    if (x.id == s.marker_id && !(x.pinned && !x.by_match)) {
-      x.id = -1;
-      x.pinned = false;
-      x.by_match = false;
-    }
-  }
+  drop_name(s.marker_id);
   pin(t, s.marker_id);
   t.by_match = true;
 }

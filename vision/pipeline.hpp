@@ -198,6 +198,13 @@ class Pipeline {
   // the match.
   [[nodiscard]] bool off_its_spot(const RingTrack& t,
                                   std::optional<cv::Point2d> at = std::nullopt) const;
+  // The finder whose codes hold `marker_id` (its ring's size and style); ring_codes_.size()
+  // when none does.
+  [[nodiscard]] std::size_t finder_of(int marker_id) const;
+  // Whether the player named a ring `marker_id`'s base (name_near): that stands over the match.
+  [[nodiscard]] bool named_by_player(int marker_id) const;
+  // No ring carries `marker_id`'s name any more (it is about to go to another).
+  void drop_name(int marker_id);
   void apply_match_spots(const std::vector<char>& updated);
   void name_moved_figure(const std::vector<char>& updated, double time_s);
   // The ring track of `finder` seen this frame (`updated`) nearest `at`, closer than
@@ -221,9 +228,9 @@ class Pipeline {
   std::vector<RingTrack> ring_tracks_;
   std::vector<PendingName> pending_names_;  ///< names the player gave, for rings not yet seen
   std::vector<RememberedName> remembered_names_;
-  std::vector<Spot> spots_;                 ///< the match's spots of ring bases (set_match_spots)
-  std::vector<cv::Point2d> foreign_spots_;  ///< the match's figures the base map lacks
-  bool in_match_ = false;                   ///< set_match_spots was given a match's figures
+  std::vector<Spot> spots_;       ///< the match's spots of ring bases (set_match_spots)
+  bool foreign_figures_ = false;  ///< the match has figures the base map lacks
+  bool in_match_ = false;         ///< set_match_spots was given a match's figures
   /// Per finder, where no ring is looked for (vision/markers.hpp's marker_keep_out, at its
   /// tops' height): round the table markers of the options (`known_keep_out_`, fixed) and the
   /// table's corner markers (ids 0-3) as last seen, whose black and white corners look like
