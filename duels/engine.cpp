@@ -7,6 +7,7 @@
 #include <set>
 
 #include "dice/notation.hpp"
+#include "duels/limits.hpp"
 #include "duels/table_rules.hpp"
 
 namespace duels {
@@ -1199,6 +1200,7 @@ Expected<std::vector<Event>, Rejection> apply(GameState& state, const Command& c
   // Every handler checks everything before it changes anything, so a rejection leaves the state
   // as it was without copying it (tests/duels/engine_test.cpp checks this on every rejection,
   // and a property test on random commands).
+  if (auto fault = limits::command_fault(command)) return Rejection{RejectCode::Other, *fault};
   Story story(true);
   if (auto r = std::visit([&](const auto& c) { return do_cmd(state, c, story); }, command))
     return *std::move(r);
@@ -1206,6 +1208,7 @@ Expected<std::vector<Event>, Rejection> apply(GameState& state, const Command& c
 }
 
 std::optional<Rejection> apply_quietly(GameState& state, const Command& command) {
+  if (auto fault = limits::command_fault(command)) return Rejection{RejectCode::Other, *fault};
   Story story(false);
   return std::visit([&](const auto& c) { return do_cmd(state, c, story); }, command);
 }

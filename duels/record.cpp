@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dice/notation.hpp"
+#include "duels/limits.hpp"
 #include "duels/serialize.hpp"
 
 namespace duels {
@@ -90,7 +91,8 @@ bool int_number(const json& v) {
 std::vector<int> int_list(const json& j, const char* key, const std::string& path, int lo, int hi) {
   std::vector<int> out;
   const json& a = array(j, key, path);
-  if (a.size() > 64) bad(sub(path, key), "at most 64 entries");
+  if (a.size() > limits::kMaxListEntries)
+    bad(sub(path, key), fmt::format("at most {} entries", limits::kMaxListEntries));
   for (const auto& v : a) {
     if (!v.is_number_integer()) bad(sub(path, key), "whole numbers");
     const long long n = v.get<long long>();
@@ -110,7 +112,8 @@ Point point_from(const json& v, const std::string& path) {
   }
   const double x = v[0].get<double>();
   const double y = v[1].get<double>();
-  if (!(std::abs(x) < 1e6 && std::abs(y) < 1e6)) bad(path, "coordinates within a table");
+  if (!(std::abs(x) < limits::kMaxCoordIn && std::abs(y) < limits::kMaxCoordIn))
+    bad(path, "coordinates within a table");
   return {x, y};
 }
 
@@ -141,14 +144,16 @@ Shape shape_from_json(const json& j, const std::string& path) {
   if (j.contains("circle")) {
     const std::string cpath = sub(path, "circle");
     const json& c = j["circle"];
-    const double x = number(c, "x", cpath, -1e6, 1e6);
-    const double y = number(c, "y", cpath, -1e6, 1e6);
-    const double r = number(c, "r", cpath, 1e-6, 1e3);
+    const double x = number(c, "x", cpath, -limits::kMaxCoordIn, limits::kMaxCoordIn);
+    const double y = number(c, "y", cpath, -limits::kMaxCoordIn, limits::kMaxCoordIn);
+    const double r = number(c, "r", cpath, limits::kMinRadiusIn, limits::kMaxRadiusIn);
     return Shape::make_circle({x, y}, r);
   }
   if (j.contains("polygon")) {
     const json& a = array(j, "polygon", path);
-    if (a.size() < 3 || a.size() > 256) bad(sub(path, "polygon"), "3 to 256 corners");
+    if (a.size() < limits::kMinCorners || a.size() > limits::kMaxCorners)
+      bad(sub(path, "polygon"),
+          fmt::format("{} to {} corners", limits::kMinCorners, limits::kMaxCorners));
     std::vector<Vec2> pts;
     for (std::size_t i = 0; i < a.size(); ++i) {
       const Point p = point_from(a[i], fmt::format("{}.polygon[{}]", path, i));
@@ -157,7 +162,8 @@ Shape shape_from_json(const json& j, const std::string& path) {
     if (polygon_self_intersects(pts))
       bad(sub(path, "polygon"), "an outline that does not cross itself");
     Shape sh = Shape::make_polygon(std::move(pts));
-    if (!(area_in2(sh) > 1e-9)) bad(sub(path, "polygon"), "corners enclosing an area");
+    if (!(area_in2(sh) > limits::kMinAreaIn2))
+      bad(sub(path, "polygon"), "corners enclosing an area");
     return sh;
   }
   bad(path, "a shape: {circle: {x, y, r}} or {polygon: [[x, y], …]}");
@@ -376,7 +382,7 @@ struct ToJson {
   json operator()(const EndTurn& c) const { return {{"type", "end_turn"}, {"figure", c.figure}}; }
 };
 
-constexpr int kMaxId = 4096;
+using limits::kMaxId;
 
 }  // namespace
 
@@ -384,20 +390,23 @@ json command_to_json(const Command& command) {
   return std::visit(ToJson{}, command);
 }
 
-Command command_from_json(const json& j) {
+namespace {
+
+Command parse_command(const json& j) {
   const std::string type = text(j, "type", "command");
   const std::string p = "command";
   if (type == "roll_for_alpha") {
     RollForAlpha c;
     const json& rolls = field(j, "rolls", p);
-    if (!rolls.is_object() || rolls.size() > 16)
+    if (!rolls.is_object() || rolls.size() > static_cast<std::size_t>(limits::kMaxTeams))
       bad("command.rolls", "an object of team → [d6, d6]");
     for (const auto& [k, v] : rolls.items()) {
       int team = 0;
       try {
         std::size_t used = 0;
         team = std::stoi(k, &used);
-        if (used != k.size() || team < 0 || team > 16) throw std::invalid_argument(k);
+        if (used != k.size() || team < 0 || team > limits::kMaxTeams)
+          throw std::invalid_argument(k);
       } catch (const std::exception&) {
         bad("command.rolls", "team numbers as keys");
       }
@@ -428,14 +437,16 @@ Command command_from_json(const json& j) {
     Move c;
     c.figure = static_cast<FigureId>(integer(j, "figure", p, 0, kMaxId));
     const json& rolls = array(j, "rolls", p);
-    if (rolls.size() > 64) bad("command.rolls", "at most 64 dice");
+    if (rolls.size() > limits::kMaxListEntries)
+      bad("command.rolls", fmt::format("at most {} dice", limits::kMaxListEntries));
     for (const auto& r : rolls) {
       if (!r.is_array() || r.size() != 2 || !int_number(r[0]) || !int_number(r[1])) {
         bad("command.rolls", "[die, face] pairs");
       }
       c.rolls.push_back({r[0].get<int>(), r[1].get<int>()});
     }
-    if (j.contains("distance_in")) c.distance_in = number(j, "distance_in", p, 0, 1e6);
+    if (j.contains("distance_in"))
+      c.distance_in = number(j, "distance_in", p, 0, limits::kMaxDistanceIn);
     if (j.contains("to")) c.to = point_from(j["to"], "command.to");
     return c;
   }
@@ -443,8 +454,8 @@ Command command_from_json(const json& j) {
     DeclareAttack c;
     c.attacker = static_cast<FigureId>(integer(j, "attacker", p, 0, kMaxId));
     c.target = static_cast<FigureId>(integer(j, "target", p, 0, kMaxId));
-    c.measurement.gap_in = number(j, "gap_in", p, 0, 1e6);
-    c.measurement.chord_in = number(j, "chord_in", p, 0, 1e6);
+    c.measurement.gap_in = number(j, "gap_in", p, 0, limits::kMaxDistanceIn);
+    c.measurement.chord_in = number(j, "chord_in", p, 0, limits::kMaxDistanceIn);
     c.measurement.line_of_fire = boolean(j, "line_of_fire", p);
     for (const auto& b : array(j, "blockers", p)) {
       if (!b.is_string()) bad("command.blockers", "names");
@@ -456,8 +467,8 @@ Command command_from_json(const json& j) {
       const json& m = j["from_positions"];
       const std::string mp = "command.from_positions";
       Measurement pm;
-      pm.gap_in = number(m, "gap_in", mp, 0, 1e6);
-      pm.chord_in = number(m, "chord_in", mp, 0, 1e6);
+      pm.gap_in = number(m, "gap_in", mp, 0, limits::kMaxDistanceIn);
+      pm.chord_in = number(m, "chord_in", mp, 0, limits::kMaxDistanceIn);
       pm.line_of_fire = boolean(m, "line_of_fire", mp);
       for (const auto& b : array(m, "blockers", mp)) {
         if (!b.is_string()) bad(mp + ".blockers", "names");
@@ -469,7 +480,8 @@ Command command_from_json(const json& j) {
   }
   if (type == "choose_dodge") return ChooseDodge{int_list(j, "dice", p, 0, kMaxId)};
   if (type == "roll_attack") {
-    RollAttack c{int_list(j, "attack", p, 1, 12), int_list(j, "dodge", p, 1, 12), std::nullopt};
+    RollAttack c{int_list(j, "attack", p, limits::kMinFace, limits::kMaxFace),
+                 int_list(j, "dodge", p, limits::kMinFace, limits::kMaxFace), std::nullopt};
     if (j.contains("bonus")) c.bonus = colour(j["bonus"], "command.bonus");
     return c;
   }
@@ -481,6 +493,15 @@ Command command_from_json(const json& j) {
   }
   if (type == "end_turn") return EndTurn{static_cast<FigureId>(integer(j, "figure", p, 0, kMaxId))};
   bad("command.type", fmt::format("a known command type, not '{}'", type));
+}
+
+}  // namespace
+
+Command command_from_json(const json& j) {
+  Command c = parse_command(j);
+  // The engine's bounds, from the one definition it enforces them by (duels/limits.hpp).
+  if (auto fault = limits::command_fault(c)) bad("command", "a command within bounds: " + *fault);
+  return c;
 }
 
 }  // namespace duels

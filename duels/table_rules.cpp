@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "common/names.hpp"
+#include "duels/limits.hpp"
 
 namespace duels {
 
@@ -463,8 +464,9 @@ std::optional<Rejection> check_terrain_shape(const GameState& s, const std::stri
   const auto& t = s.table.bounds;
   if (shape.kind == Shape::Kind::Circle) {
     const Disc& c = shape.circle;
-    if (!(c.radius_in > 0) || c.radius_in > 1000)
-      return reject(RejectCode::Other, fmt::format("the {} needs a radius above 0", id));
+    if (!(c.radius_in >= limits::kMinRadiusIn && c.radius_in <= limits::kMaxRadiusIn))
+      return reject(RejectCode::Other, fmt::format("the {} needs a radius from {:g} to {:g} inches",
+                                                   id, limits::kMinRadiusIn, limits::kMaxRadiusIn));
     if (c.centre.x - c.radius_in < -1e-9 || c.centre.y - c.radius_in < -1e-9 ||
         c.centre.x + c.radius_in > t.width_in + 1e-9 ||
         c.centre.y + c.radius_in > t.depth_in + 1e-9) {
@@ -473,7 +475,7 @@ std::optional<Rejection> check_terrain_shape(const GameState& s, const std::stri
                                 t.width_in, t.depth_in));
     }
   } else {
-    if (shape.polygon.size() < 3 || !(area_in2(shape) > 1e-6))
+    if (shape.polygon.size() < limits::kMinCorners || !(area_in2(shape) > limits::kMinAreaIn2))
       return reject(RejectCode::Other,
                     fmt::format("the {} needs at least three corners enclosing an area", id));
     if (polygon_self_intersects(shape.polygon))

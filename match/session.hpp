@@ -168,6 +168,26 @@ inline std::uint64_t bytes_through(const std::string& path, const JournalContent
   return bytes;
 }
 
+/// The command as its journal line will read back, and that line's data: a command the journal
+/// could not replay (a name that is not UTF-8 text, a number beyond what a reader takes) is
+/// refused here, with the reader's reason, before anything is written or changed.
+template <class G>
+std::optional<typename G::Command> as_journal_reads(const typename G::Command& c,
+                                                    nlohmann::json& line, std::string& why) {
+  try {
+    nlohmann::json back = nlohmann::json::parse(G::command_to_json(c).dump());
+    typename G::Command read = G::command_from_json(back);
+    line = std::move(back);
+    return read;
+  } catch (const DataException& e) {
+    why = fmt::format("the match's journal could not keep it ({}: {})", e.error().field,
+                      e.error().expected);
+  } catch (const nlohmann::json::exception&) {
+    why = "the match's journal could not keep it (its text is not UTF-8)";
+  }
+  return std::nullopt;
+}
+
 template <class G>
 SessionReplay<G> replay_located(const JournalContents& contents, const std::string& path) {
   try {
@@ -272,13 +292,25 @@ class JournaledSession {
     return JournaledSession(std::move(resumed.replay), std::move(resumed.writer), resumed.repaired);
   }
 
-  /// Checks the command; if legal, journals it (synced), then applies it.
+  /// Checks the command; if legal, journals it (synced), then applies it. What is applied is the
+  /// command as its journal line reads back, so the state played is the state a replay rebuilds.
   Expected<std::vector<typename G::Event>, typename G::Rejection> play(
-      const typename G::Command& c) {
+      const typename G::Command& typed) {
     typename G::State next = replay_.state;
-    auto result = G::apply(next, c);
+    auto result = G::apply(next, typed);
     if (!result) return result.error();
-    const JournalEntry e = writer_.append("command", G::command_to_json(c));
+    nlohmann::json line;
+    std::string why;
+    const auto kept = detail::as_journal_reads<G>(typed, line, why);
+    if (!kept) return G::rejection(why);
+    const typename G::Command& c = *kept;
+    next = replay_.state;
+    result = G::apply(next, c);
+    if (!result) {
+      return G::rejection("the match's journal would read it back as a command the rules refuse (" +
+                          G::reason(result.error()) + ")");
+    }
+    const JournalEntry e = writer_.append("command", line);
     replay_.state = std::move(next);
     replay_.steps.push_back({e.seq, c, *result});
     replay_.redo.clear();
