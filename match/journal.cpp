@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "common/atomic_file.hpp"
+#include "common/json_depth.hpp"
 
 namespace duels::match {
 
@@ -37,6 +38,7 @@ std::string crc_hex(const std::string& s) {
 
 // Checks a line's checksum; returns the object without "crc" when it holds.
 std::optional<nlohmann::json> verify(const std::string& line) {
+  if (json_deeper_than(line)) return std::nullopt;  // never parsed, printed or summed
   nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;
   auto it = j.find("crc");
@@ -292,7 +294,11 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
           DataError{name, line_no, fmt::format("event {}", expected_seq),
                     fmt::format("this line is damaged ({}); kept: events 1 to {} before it; not "
                                 "used: this line and everything after it",
-                                nlohmann::json::parse(line, nullptr, false).is_discarded()
+                                json_deeper_than(line)
+                                    ? fmt::format("nested deeper than {} levels: no journal line "
+                                                  "is",
+                                                  kMaxJsonDepth)
+                                : nlohmann::json::parse(line, nullptr, false).is_discarded()
                                     ? "not valid JSON: cut or overwritten"
                                     : "its checksum does not match its text: it was changed "
                                       "after it was written",

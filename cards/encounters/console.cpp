@@ -11,6 +11,7 @@
 #include "cards/encounters/advisor.hpp"
 #include "cards/encounters/json.hpp"
 #include "cards/encounters/odds.hpp"
+#include "common/json_depth.hpp"
 #include "common/utf8.hpp"
 
 namespace duels::cards::encounters {
@@ -432,6 +433,9 @@ Console::Reply Console::handle(std::string_view line) {
   if (cmd == "set") {
     if (words.size() < 2) return bad("set /json/pointer VALUE (e.g. set /players/0/nuyen 7)");
     const std::string value_text(trim(rest.substr(words[0].size())));
+    if (json_deeper_than(value_text)) {
+      return bad(fmt::format("a value nested at most {} levels deep", kMaxJsonDepth));
+    }
     nlohmann::json value = nlohmann::json::parse(value_text, nullptr, false);
     if (value.is_discarded()) value = value_text;  // a bare word is a string
     return submit(Override{words[0], value});

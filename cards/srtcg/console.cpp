@@ -9,6 +9,7 @@
 #include "cards/common/console.hpp"
 #include "cards/common/text.hpp"
 #include "cards/srtcg/json.hpp"
+#include "common/json_depth.hpp"
 #include "common/utf8.hpp"
 
 namespace duels::cards::srtcg {
@@ -527,6 +528,9 @@ Console::Reply Console::handle(std::string_view line) {
   if (cmd == "set") {
     if (words.size() < 2) return bad("set /json/pointer VALUE (e.g. set /players/0/credstick 7)");
     const std::string value_text(trim(std::string_view(rest).substr(words[0].size())));
+    if (json_deeper_than(value_text)) {
+      return bad(fmt::format("a value nested at most {} levels deep", kMaxJsonDepth));
+    }
     nlohmann::json value = nlohmann::json::parse(value_text, nullptr, false);
     if (value.is_discarded()) value = value_text;  // a bare word is a string
     return submit(Override{words[0], value});

@@ -32,4 +32,50 @@ TEST(Row52, ATerrainPieceTheJournalCannotReadIsRefusedWhereItIsTyped) {
   EXPECT_TRUE(has(r.out, "event 4")) << r.out;
 }
 
+// Row 5: one journal line nested 100,000 deep crashed `match show`, `list`, `stats` and `repair`
+// (the checksum's printer recursed into it); `set /x [[[…` crashed the three card consoles.
+TEST(Row52, ALineNestedTooDeepIsDamageNotACrash) {
+  Sandbox box("deep_line");
+  const std::string j = autoplayed(box, "m.jsonl", 10);
+  spit(j, slurp(j) + "{\"seq\":11,\"type\":\"command\",\"data\":" + std::string(100000, '[') +
+              std::string(100000, ']') + "}\n");
+  (void)run(box.env, "match index --rebuild");
+  for (const std::string& args :
+       {"match show " + j, std::string("match list"), std::string("stats"), "match resume " + j}) {
+    const Outcome r = run(box.env, args + " </dev/null");
+    EXPECT_EQ(r.signal, 0) << args << "\n" << r.out.substr(0, 2000);
+    EXPECT_TRUE(r.code == 0 || r.code == 3) << args << "\n" << r.out.substr(0, 2000);
+  }
+  const Outcome shown = run(box.env, "match show " + j);
+  EXPECT_TRUE(has(shown.out, "nested deeper than 64 levels")) << shown.out.substr(0, 2000);
+  const Outcome repaired = run(box.env, "match repair " + j);
+  EXPECT_EQ(repaired.code, 0) << repaired.out.substr(0, 2000);
+  EXPECT_TRUE(has(repaired.out, "Kept events 1 to 10")) << repaired.out.substr(0, 2000);
+  EXPECT_EQ(run(box.env, "match show " + j).code, 0);
+}
+
+TEST(Row52, ACardConsoleRefusesAValueNestedTooDeep) {
+  Sandbox box("deep_set");
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  struct Game {
+    std::string verb, lines;
+  };
+  for (const Game& g :
+       {Game{"srtcg play --seed 1", "player Ann\nplayer Bob\nstart Ann\n"},
+        Game{"encounters play --seed 1",
+             "player A\nplayer B\nstarter A Topshelf: wild 2,5; metahuman: +1; red\n"
+             "starter B Fixer: +-1\nstart A\n"},
+        Game{"crossfire play",
+             "mission crossfire bring-it-on\nrunner Cal dwarf black,blue\n"
+             "runner Rob Human green,red hp=4 nuyen=3\nstart Cal\n"}}) {
+    const std::string name = g.verb.substr(0, g.verb.find(' '));
+    spit(box.file(name + ".txt"), g.lines + "set /x " + deep + "\nstate\n");
+    const Outcome r = run(box.env, g.verb + " --quiet --journal " + box.file(name + ".jsonl") +
+                                       " --script " + box.file(name + ".txt"));
+    EXPECT_EQ(r.signal, 0) << name;
+    EXPECT_EQ(r.code, 3) << name << ": " << r.out.substr(0, 2000);
+    EXPECT_TRUE(has(r.out, "a value nested at most 64 levels deep")) << r.out.substr(0, 2000);
+  }
+}
+
 }  // namespace
