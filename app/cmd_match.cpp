@@ -20,6 +20,7 @@
 #include "match/duels_match.hpp"
 #include "match/encounters_session.hpp"
 #include "match/index.hpp"
+#include "match/positions.hpp"
 #include "match/script.hpp"
 #include "match/srtcg_session.hpp"
 
@@ -86,9 +87,16 @@ match::RepairResult repair_any_journal(const std::string& path) {
   if (kind == match::EncountersGame::kKind)
     return match::repair_journal<match::EncountersGame>(path);
   if (kind == match::CrossfireGame::kKind) return match::repair_journal<match::CrossfireGame>(path);
+  if (kind == match::kPositionsKind) {
+    // The window's position-override log: cut back to its last whole correction.
+    return match::repair_journal_with(path, [&](const match::JournalContents& contents) {
+      const match::PositionLogRead r = match::read_position_entries(contents, path);
+      return match::JournalUse{r.last_seq, r.error};
+    });
+  }
   throw DataException({path, 1, "kind",
-                       fmt::format("a journal kind duels, srtcg, encounters or "
-                                   "crossfire (not '{}')",
+                       fmt::format("a journal kind duels, srtcg, encounters, crossfire or "
+                                   "duels-positions (not '{}')",
                                    kind)});
 }
 

@@ -423,18 +423,18 @@ JournalWriter JournalWriter::append_to(const std::string& path, const JournalCon
   return w;
 }
 
-std::string cut_journal(const std::string& path, std::uint64_t keep_bytes) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) io_fail(path);
-  lock_or_refuse(fd, path);
-  try {
-    std::string backup = cut_locked(fd, path, keep_bytes);
-    ::close(fd);
-    return backup;
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
+JournalLock::JournalLock(const std::string& path) : path_(path) {
+  fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd_ < 0) io_fail(path);
+  lock_or_refuse(fd_, path);  // closes the file when refused
+}
+
+JournalLock::~JournalLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string JournalLock::cut(std::uint64_t keep_bytes) {
+  return cut_locked(fd_, path_, keep_bytes);
 }
 
 std::vector<std::string> damage_notes(const JournalContents& contents,

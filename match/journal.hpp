@@ -97,11 +97,25 @@ class JournalWriter {
   std::uint64_t next_seq_ = 1;
 };
 
-/// Cuts a journal back to its first `keep_bytes` bytes, under the journal's lock, after its whole
-/// content is copied to a backup (FILE.damaged, or FILE.damaged-2, … when taken) and the copy is
-/// read back and verified. Nothing is changed when the backup cannot be made complete (a full
-/// disk). Returns the backup's path. Throws DataException.
-std::string cut_journal(const std::string& path, std::uint64_t keep_bytes);
+/// The journal's one-writer lock, held without writing: what `duels match repair` holds while
+/// it reads the journal, decides what to keep and cuts, so no writer can append in between.
+class JournalLock {
+ public:
+  /// Takes the lock; refused (DataException naming the program) while another program writes.
+  explicit JournalLock(const std::string& path);
+  JournalLock(const JournalLock&) = delete;
+  JournalLock& operator=(const JournalLock&) = delete;
+  ~JournalLock();
+  /// Cuts the journal back to its first `keep_bytes` bytes, after its whole content is copied
+  /// to a backup (FILE.damaged, or FILE.damaged-2, … when taken) and the copy is read back and
+  /// verified. Nothing is changed when the backup cannot be made complete (a full disk).
+  /// Returns the backup's path. Throws DataException.
+  std::string cut(std::uint64_t keep_bytes);
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
 
 /// What a reader says when a journal is damaged: the read's warnings, where it stopped, and how
 /// many of the journal's events the result covers. Empty for an intact journal.

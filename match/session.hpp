@@ -233,16 +233,25 @@ struct RepairResult {
   std::string reason;             ///< where the damage was
 };
 
-/// Cuts a damaged journal back to the part that replays, after a complete verified backup.
-template <class G>
-RepairResult repair_journal(const std::string& path) {
+/// How far a journal is sound: its last good event, and where it stopped if it did.
+struct JournalUse {
+  std::uint64_t last_seq = 0;
+  std::optional<DataError> error;
+};
+
+/// Cuts a damaged journal back to the part `sound(contents)` says is good, after a complete
+/// verified backup. The journal is locked before it is read: what is kept is decided from the
+/// journal as it is when it is cut (a writer that appended a moment before is read, not cut).
+template <class Sound>
+RepairResult repair_journal_with(const std::string& path, Sound sound) {
+  JournalLock lock(path);
   const JournalContents contents = read_journal(path);
-  SessionReplay<G> r = detail::replay_located<G>(contents, path);
+  const JournalUse use = sound(contents);
   RepairResult out;
-  out.kept = r.last_seq;
-  if (!r.error && contents.valid_bytes == contents.file_bytes) return out;
+  out.kept = use.last_seq;
+  if (!use.error && contents.valid_bytes == contents.file_bytes) return out;
   const std::uint64_t keep =
-      r.error ? detail::bytes_through(path, contents, r.last_seq) : contents.valid_bytes;
+      use.error ? detail::bytes_through(path, contents, use.last_seq) : contents.valid_bytes;
   std::size_t kept_lines = 0;
   {
     std::ifstream in(path, std::ios::binary);
@@ -254,11 +263,20 @@ RepairResult repair_journal(const std::string& path) {
     }
   }
   out.dropped_lines = contents.entry_lines + 1 - kept_lines;
-  out.reason = r.error ? r.error->message()
-                       : (contents.warnings.empty() ? std::string() : contents.warnings.front());
-  out.backup = cut_journal(path, keep);
+  out.reason = use.error ? use.error->message()
+                         : (contents.warnings.empty() ? std::string() : contents.warnings.front());
+  out.backup = lock.cut(keep);
   out.changed = true;
   return out;
+}
+
+/// Cuts a damaged journal of game G back to the part that replays (see repair_journal_with).
+template <class G>
+RepairResult repair_journal(const std::string& path) {
+  return repair_journal_with(path, [&](const JournalContents& contents) {
+    const SessionReplay<G> r = detail::replay_located<G>(contents, path);
+    return JournalUse{r.last_seq, r.error};
+  });
 }
 
 /// Starts a journal for game G at `path` (which must not exist).

@@ -1,5 +1,7 @@
 #include "overlay/position_log.hpp"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 namespace duels::overlay {
@@ -22,17 +24,14 @@ PositionLog PositionLog::open(const std::string& match_journal) {
   }
   for (const auto& e : contents.entries) {
     try {
-      PositionEntry p;
-      p.figure = e.data.at("figure").get<FigureId>();
-      p.after_seq = e.data.at("after_seq").get<std::uint64_t>();
-      if (e.type == "position") {
-        p.at = Point{e.data.at("x").get<double>(), e.data.at("y").get<double>()};
-      } else if (e.type != "clear") {
-        throw DataException({log.path_, e.line, "type", "position or clear"});
-      }
-      log.entries_.push_back(p);
-    } catch (const nlohmann::json::exception&) {
-      throw DataException({log.path_, e.line, "data", "figure, after_seq and x, y"});
+      log.entries_.push_back(match::position_entry_from(e, log.path_));
+    } catch (const DataException& ex) {
+      DataError err = ex.error();
+      err.expected += fmt::format(
+          ". Nothing was changed: to keep the corrections before it, run `duels match repair {}` "
+          "(it keeps a complete copy as {}.damaged first)",
+          log.path_, log.path_);
+      throw DataException(err);
     }
   }
   log.writer_.emplace(match::JournalWriter::append_to(log.path_, contents));

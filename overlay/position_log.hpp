@@ -12,20 +12,14 @@
 
 #include "match/duels_match.hpp"
 #include "match/journal.hpp"
+#include "match/positions.hpp"
 #include "overlay/table_model.hpp"
 
 namespace duels::overlay {
 
-/// The journal kind of a position-override log.
-inline constexpr const char* kPositionsKind = "duels-positions";
-
-/// One correction: a figure put at a point by hand (or handed back to the match: no point).
-struct PositionEntry {
-  FigureId figure = 0;
-  std::optional<Point> at;
-  std::uint64_t after_seq = 0;  ///< the match journal's last event when it was made
-  friend bool operator==(const PositionEntry&, const PositionEntry&) = default;
-};
+/// The journal kind of a position-override log, and one correction (match/positions.hpp).
+using match::kPositionsKind;
+using match::PositionEntry;
 
 /// The override log of one match journal.
 class PositionLog {

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "files.hpp"
+#include "match/journal.hpp"
+#include "match/positions.hpp"
 #include "reliability_support.hpp"
 #include "test_paths.hpp"
 
@@ -76,6 +78,40 @@ TEST(Row52, ACardConsoleRefusesAValueNestedTooDeep) {
     EXPECT_EQ(r.code, 3) << name << ": " << r.out.substr(0, 2000);
     EXPECT_TRUE(has(r.out, "a value nested at most 64 levels deep")) << r.out.substr(0, 2000);
   }
+}
+
+// Row 6: a damaged MATCH.positions.jsonl made the window advise `duels match repair` on it, and
+// repair refused that kind of journal: a dead end.
+TEST(Row52, ADamagedPositionLogIsRepairedLikeAMatch) {
+  Sandbox box("positions");
+  const std::string j = autoplayed(box, "m.jsonl", 10);
+  const std::string log = box.file("m.positions.jsonl");
+  {
+    duels::match::JournalHeader h;
+    h.program = "test";
+    h.created = duels::match::utc_now();
+    h.kind = duels::match::kPositionsKind;
+    h.body = {{"match", "m.jsonl"}};
+    auto w = duels::match::JournalWriter::create(log, h);
+    for (int i = 0; i < 5; ++i)
+      w.append("position", {{"figure", i % 2}, {"after_seq", 10}, {"x", 10.0 + i}, {"y", 12.5}});
+  }
+  damage_line(log, 4);  // the third correction
+  Outcome r = run(box.env, "match repair " + log);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "Kept events 1 to 2")) << r.out;
+  EXPECT_EQ(slurp(log + ".damaged").size() > slurp(log).size(), true);
+  r = run(box.env, "match repair " + log);
+  EXPECT_TRUE(has(r.out, "is intact (2 events)")) << r.out;
+  // A record the window cannot read (a figure number out of range) is damage too.
+  {
+    auto w = duels::match::JournalWriter::append_to(log, duels::match::read_journal(log));
+    w.append("position", {{"figure", 99999}, {"after_seq", 10}, {"x", 1.0}, {"y", 1.0}});
+  }
+  r = run(box.env, "match repair " + log);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "data.figure")) << r.out;
+  EXPECT_TRUE(has(r.out, "Kept events 1 to 2")) << r.out;
 }
 
 }  // namespace

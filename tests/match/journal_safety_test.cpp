@@ -149,6 +149,41 @@ TEST(Damage, RepairKeepsACompleteVerifiedBackupThenCuts) {
   EXPECT_EQ(slurp(path + ".damaged"), original);
 }
 
+// Issue 52, row 2: repair decided what to keep from a read made before it took the lock, so a
+// console that appended in between saw its reported-done events cut. Now it reads, decides and
+// cuts under the journal's one-writer lock: no writer gets in while it decides.
+TEST(Damage, RepairDecidesUnderTheJournalsLock) {
+  const fs::path d = fresh_dir("repair_locked");
+  const std::string path = (d / "m.jsonl").string();
+  play_into(path, 12);
+  spit(path, slurp(path) + "{\"seq\":13,\"type\":\"comm");  // a torn last line
+  bool asked = false;
+  const RepairResult r = repair_journal_with(path, [&](const JournalContents& contents) {
+    asked = true;
+    // A console opening the journal now is refused: its appends cannot fall between the read
+    // and the cut.
+    const std::string refused = what_of([&] { (void)DuelsMatch::resume(path); });
+    EXPECT_NE(refused.find("a journal has one writer"), std::string::npos) << refused;
+    const Replay replayed = replay(contents);
+    return JournalUse{replayed.last_seq, replayed.error};
+  });
+  EXPECT_TRUE(asked);
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.kept, 12U);
+  // A console that appended before the repair took the lock is read, not cut.
+  {
+    DuelsMatch m = DuelsMatch::resume(path);
+    AutoPlayer ai(7);
+    ai.set_step(12);
+    for (int i = 0; i < 4; ++i)
+      ASSERT_TRUE(m.play(*ai.next(m.state())));
+  }
+  const RepairResult after = repair_journal<DuelsGame>(path);
+  EXPECT_FALSE(after.changed);
+  EXPECT_EQ(after.kept, 16U);
+  EXPECT_EQ(read_journal(path).entries.size(), 16U);
+}
+
 TEST(Damage, RepairOnANearlyFullDiskChangesNothing) {
   BudgetReset reset;
   const fs::path d = fresh_dir("repair_full");
