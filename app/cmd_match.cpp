@@ -100,6 +100,22 @@ match::RepairResult repair_any_journal(const std::string& path) {
                                    kind)});
 }
 
+// Names the journals an index refresh could not read: no match silently disappears from a list
+// or a statistic.
+void print_skipped(const match::MatchIndex& index, std::ostream& out, const char* what) {
+  for (const auto& sk : index.skipped()) {
+    out << fmt::format("Not {} (this journal could not be read): {}\n    {}\n", what, sk.journal,
+                       sk.reason);
+  }
+}
+
+nlohmann::json skipped_json(const match::MatchIndex& index) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& sk : index.skipped())
+    out.push_back({{"journal", sk.journal}, {"reason", sk.reason}});
+  return out;
+}
+
 void print_state(const GameState& s, std::ostream& out) {
   out << fmt::format("Round {} · {}", s.round, phase_name(s.phase));
   if (s.table.measured) {
@@ -396,14 +412,16 @@ void add_match(CLI::App& root) {
                          {"status", r.status}});
         }
         std::cout << out.dump() << "\n";
+        print_skipped(index, std::cerr, "listed");
         return;
       }
-      if (rows.empty())
+      if (rows.empty() && index.skipped().empty())
         std::cout << fmt::format("No matches yet (journals live in {})\n", dir.string());
       for (const auto& r : rows) {
         std::cout << fmt::format("{}\n    {}  round {}  {} events  {}\n", r.journal, r.teams,
                                  r.round, r.events, r.status);
       }
+      print_skipped(index, std::cout, "listed");
     });
   }
   // autoplay
@@ -496,13 +514,15 @@ void add_stats(CLI::App& root) {
                                   {"attack_dice", st.attack_dice},
                                   {"bad_karma_dice", st.bad_karma_dice},
                                   {"aces", st.aces},
-                                  {"attacks_all_bad_karma", st.attacks_all_bad_karma}}
+                                  {"attacks_all_bad_karma", st.attacks_all_bad_karma},
+                                  {"not_counted", skipped_json(index)}}
                        .dump()
                 << "\n";
       return;
     }
-    std::cout << fmt::format("{} matches, {} finished\n\nWin rate by figure:\n", st.matches,
-                             st.finished);
+    std::cout << fmt::format("{} matches, {} finished\n", st.matches, st.finished);
+    print_skipped(index, std::cout, "counted");
+    std::cout << "\nWin rate by figure:\n";
     for (const auto& w : st.by_figure) {
       std::cout << fmt::format("  {:<28} {:>4} of {:<4} {:5.1f}%\n", w.name, w.wins, w.games,
                                100 * rate(w.wins, w.games));

@@ -239,6 +239,7 @@ void MatchIndex::record(const std::string& journal, const Replay& r) {
 }
 
 int MatchIndex::refresh(const std::string& folder) {
+  skipped_.clear();
   std::set<std::string> present;
   int reread = 0;
   std::error_code ec;
@@ -252,11 +253,18 @@ int MatchIndex::refresh(const std::string& folder) {
     const auto size = static_cast<long long>(fs::file_size(e.path(), sec));
     if (q.step() && q.integer(0) == size && q.integer(1) == mtime_of(e.path())) continue;
     try {
-      record(path, replay(read_journal(path)));
+      const JournalContents contents = read_journal(path);
+      if (contents.header.kind != kDuelsKind) {
+        forget(path);  // another kind of journal (a position log, a card game): not a match
+        continue;
+      }
+      record(path, replay(contents));
       ++reread;
-    } catch (const std::exception&) {
-      // An unreadable journal is not a match to list or count: drop what was known of it.
+    } catch (const std::exception& ex) {
+      // An unreadable journal is not a match to list or count: drop what was known of it, and
+      // say so wherever matches are listed or counted.
       forget(path);
+      skipped_.push_back({path, ex.what()});
     }
   }
   // Forget every journal that is gone, wherever it was (a journal given with --journal lives

@@ -54,6 +54,13 @@ struct Stats {
   int attacks_all_bad_karma = 0;  ///< attacks that lost every die
 };
 
+/// A journal in the matches folder that could not be read (so it is neither listed nor
+/// counted), and why.
+struct SkippedJournal {
+  std::string journal;
+  std::string reason;
+};
+
 /// The index database.
 class MatchIndex {
  public:
@@ -68,8 +75,12 @@ class MatchIndex {
   /// Stores a replayed journal's summary and attacks (replacing what was there).
   void record(const std::string& journal, const Replay& replay);
   /// Re-reads the journals in `folder` that are new or changed since they were indexed, and
-  /// forgets those that are gone. Returns how many were (re)read.
+  /// forgets those that are gone. Returns how many were (re)read. Journals it could not read
+  /// are named in skipped(); other kinds of journal there (a window's position log) are left
+  /// alone.
   int refresh(const std::string& folder);
+  /// The journals the last refresh() could not read: what every list and statistic must name.
+  [[nodiscard]] const std::vector<SkippedJournal>& skipped() const { return skipped_; }
   [[nodiscard]] std::vector<MatchRow> list() const;
   [[nodiscard]] Stats stats() const;
   /// The database was unreadable and was started again.
@@ -81,6 +92,7 @@ class MatchIndex {
   void forget(const std::string& journal);
   sqlite3* db_ = nullptr;
   bool rebuilt_ = false;
+  std::vector<SkippedJournal> skipped_;
 };
 
 /// The default index location: data_dir()/index.sqlite.

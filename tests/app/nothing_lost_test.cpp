@@ -114,4 +114,47 @@ TEST(Row52, ADamagedPositionLogIsRepairedLikeAMatch) {
   EXPECT_TRUE(has(r.out, "Kept events 1 to 2")) << r.out;
 }
 
+// Row 7: one flipped bit in a match's header and `match list` and `stats` silently dropped that
+// match. Now both name the journal they could not read, and why.
+TEST(Row52, AMatchWithADamagedHeaderIsNamedNotHidden) {
+  Sandbox box("header_flip");
+  const std::string dir = box.dir.string() + "/data/duels-companion/matches";
+  fs::create_directories(dir);
+  const std::string a = dir + "/a.jsonl";
+  const std::string b = dir + "/b.jsonl";
+  for (const auto& j : {a, b}) {
+    ASSERT_EQ(run(box.env,
+                  "match autoplay --figures Razor,Bulldozer --seed 4 --quiet "
+                  "--max-commands 12 --journal " +
+                      j)
+                  .code,
+              0);
+  }
+  Outcome listed = run(box.env, "match list");
+  EXPECT_TRUE(has(listed.out, "a.jsonl") && has(listed.out, "b.jsonl")) << listed.out;
+  std::string text = slurp(b);
+  text[20] = static_cast<char>(text[20] ^ 0x04);  // one bit of the header
+  spit(b, text);
+  listed = run(box.env, "match list");
+  EXPECT_EQ(listed.code, 0) << listed.out;
+  EXPECT_TRUE(has(listed.out, "Not listed (this journal could not be read): " + b)) << listed.out;
+  EXPECT_TRUE(has(listed.out, "header")) << listed.out;
+  const Outcome stats = run(box.env, "stats");
+  EXPECT_TRUE(has(stats.out, "1 matches")) << stats.out;
+  EXPECT_TRUE(has(stats.out, "Not counted (this journal could not be read): " + b)) << stats.out;
+  const Outcome json = run(box.env, "stats --json", false);
+  EXPECT_TRUE(has(json.out, "\"not_counted\":[{\"journal\":\"" + b)) << json.out;
+  // A window's position log beside the matches is not a match, and not damage either.
+  spit(b, slurp(a));
+  duels::match::JournalHeader h;
+  h.program = "test";
+  h.created = duels::match::utc_now();
+  h.kind = duels::match::kPositionsKind;
+  h.body = {{"match", "a.jsonl"}};
+  (void)duels::match::JournalWriter::create(dir + "/a.positions.jsonl", h);
+  listed = run(box.env, "match list");
+  EXPECT_FALSE(has(listed.out, "Not listed")) << listed.out;
+  EXPECT_FALSE(has(listed.out, "a.positions.jsonl")) << listed.out;
+}
+
 }  // namespace
