@@ -78,28 +78,52 @@ struct SeededCardGame : CardGame<Rules, SeededStart> {
 };
 
 /// Writes a console session's commands, undos and redos to its journal, each synced before the
-/// session acts on it.
+/// session acts on it. What one typed line did is written as one transaction (one write, one
+/// sync, marked so a reader takes all of it or none).
 template <class G>
 class JournalRecorder : public cards::SessionRecorder<typename G::Command> {
  public:
   explicit JournalRecorder(JournalWriter writer) : writer_(std::move(writer)) {}
   void record_command(const typename G::Command& command) override {
-    writer_.append("command", G::command_to_json(command));
+    add("command", G::command_to_json(command));
   }
   /// Marked `"same_line": true`, so a resumed session still undoes the typed line as one.
   void record_continued(const typename G::Command& command) override {
     nlohmann::json body = G::command_to_json(command);
     body[kSameLine] = true;
-    writer_.append("command", body);
+    add("command", body);
   }
   /// The key that marks a command typed on the line of the one before it.
   static constexpr const char* kSameLine = "same_line";
-  void record_undo() override { writer_.append("undo", nlohmann::json::object()); }
-  void record_redo() override { writer_.append("redo", nlohmann::json::object()); }
+  void record_undo() override { add("undo", nlohmann::json::object()); }
+  void record_redo() override { add("redo", nlohmann::json::object()); }
+  void begin_line() override {
+    pending_.clear();
+    in_line_ = true;
+  }
+  void end_line() override {
+    in_line_ = false;
+    auto records = std::move(pending_);
+    pending_.clear();
+    (void)writer_.append_group(records);
+  }
+  void abandon_line() override {
+    in_line_ = false;
+    pending_.clear();
+  }
   [[nodiscard]] const std::string& path() const { return writer_.path(); }
 
  private:
+  void add(const char* type, nlohmann::json data) {
+    if (in_line_) {
+      pending_.emplace_back(type, std::move(data));
+    } else {
+      (void)writer_.append(type, data);
+    }
+  }
   JournalWriter writer_;
+  bool in_line_ = false;
+  std::vector<std::pair<std::string, nlohmann::json>> pending_;
 };
 
 /// A journal tied to a session: its start (this struct's own fields, e.g. `seed`), the

@@ -274,18 +274,25 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
     out.header.body = hj.value("body", nlohmann::json::object());
     out.valid_bytes = lines[0].second + 1;
   }
-  // Entries.
+  // Entries. The lines of one transaction ("tx": [i, n]) are taken together or not at all.
   std::uint64_t expected_seq = 1;
+  std::vector<JournalEntry> group;  // a transaction's entries read so far
+  std::size_t group_size = 0;
+  int group_line = 0;
+  const auto kept = [&] { return out.entries.empty() ? std::uint64_t{0} : out.entries.back().seq; };
+  bool stopped = false;  // damage stopped the read (the open group, if any, is not used)
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
     const bool is_last = i + 1 == lines.size();
     const std::string line = text.substr(lines[i].first, lines[i].second - lines[i].first);
     if (is_last && !last_complete) {
       out.torn_tail = true;
-      out.warnings.push_back(fmt::format(
-          "{}:{}: the last line was cut off while being written (power cut or crash) and was "
-          "dropped; the match resumes after event {}",
-          name, line_no, expected_seq - 1));
+      if (group.empty()) {
+        out.warnings.push_back(fmt::format(
+            "{}:{}: the last line was cut off while being written (power cut or crash) and was "
+            "dropped; the match resumes after event {}",
+            name, line_no, kept()));
+      }
       break;
     }
     auto j = verify(line);
@@ -302,7 +309,8 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
                                     ? "not valid JSON: cut or overwritten"
                                     : "its checksum does not match its text: it was changed "
                                       "after it was written",
-                                expected_seq - 1)};
+                                kept())};
+      stopped = true;
       break;
     }
     const auto seq = j->contains("seq") && (*j)["seq"].is_number_unsigned()
@@ -312,12 +320,60 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
       out.error = DataError{name, line_no, "seq",
                             fmt::format("event {} here (found {}); events before it are recovered",
                                         expected_seq, seq)};
+      stopped = true;
       break;
     }
-    out.entries.push_back(JournalEntry{seq, (*j)["type"].get<std::string>(),
-                                       j->value("data", nlohmann::json()), line_no});
-    out.valid_bytes = lines[i].second + 1;
+    // Its place in a transaction: [i, n], or none (a transaction of one).
+    std::size_t tx_i = 1;
+    std::size_t tx_n = 1;
+    if (j->contains("tx")) {
+      const auto& tx = (*j)["tx"];
+      if (!tx.is_array() || tx.size() != 2 || !tx[0].is_number_unsigned() ||
+          !tx[1].is_number_unsigned() || tx[1].get<std::uint64_t>() < 2 ||
+          tx[1].get<std::uint64_t>() > 4096 || tx[0].get<std::uint64_t>() < 1 ||
+          tx[0].get<std::uint64_t>() > tx[1].get<std::uint64_t>()) {
+        out.error = DataError{name, line_no, "tx", "[i, n]: record i of the n one line made"};
+        stopped = true;
+        break;
+      }
+      tx_i = tx[0].get<std::size_t>();
+      tx_n = tx[1].get<std::size_t>();
+    }
+    const std::size_t want = group.empty() ? 1 : group.size() + 1;
+    if (tx_i != want || (!group.empty() && tx_n != group_size)) {
+      out.error = DataError{
+          name, line_no, "tx",
+          group.empty()
+              ? fmt::format("the first record of a typed line (this is record {} of {}); events "
+                            "before it are recovered",
+                            tx_i, tx_n)
+              : fmt::format("record {} of the {} the line from line {} made (found {} of {}); "
+                            "events before that line are recovered",
+                            want, group_size, group_line, tx_i, tx_n)};
+      stopped = true;
+      break;
+    }
+    if (group.empty()) {
+      group_size = tx_n;
+      group_line = line_no;
+    }
+    group.push_back(JournalEntry{seq, (*j)["type"].get<std::string>(),
+                                 j->value("data", nlohmann::json()), line_no});
     ++expected_seq;
+    if (group.size() == group_size) {
+      for (auto& e : group)
+        out.entries.push_back(std::move(e));
+      group.clear();
+      out.valid_bytes = lines[i].second + 1;
+    }
+  }
+  if (!group.empty() && !stopped) {
+    // A typed line's records cut short by a crash: none of them was acted on.
+    out.torn_tail = true;
+    out.warnings.push_back(fmt::format(
+        "{}:{}: the last typed line was cut off while being written (power cut or crash) after "
+        "{} of its {} records; none of it was used, and it resumes after event {}",
+        name, group_line, group.size(), group_size, kept()));
   }
   return out;
 }
@@ -475,25 +531,53 @@ JournalWriter::~JournalWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void JournalWriter::write_line(const std::string& line) {
-  write_all(fd_, line + "\n", path_);
-  if (::fdatasync(fd_) != 0) io_fail(path_);
+void JournalWriter::write_lines(const std::string& lines) {
+  // Where the journal ends now: a write or sync that fails is cut back to here before the error
+  // is reported, so "nothing was changed" is true (a full disk leaves no torn line behind).
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) io_fail(path_);
+  const off_t end = st.st_size;
+  try {
+    write_all(fd_, lines, path_);
+    if (::fdatasync(fd_) != 0) io_fail(path_);
+  } catch (const DataException& e) {
+    if (::ftruncate(fd_, end) == 0 && ::fsync(fd_) == 0) throw;  // it says nothing was changed
+    throw DataException(
+        {path_, 0, "",
+         fmt::format("{} (but a part may have been written and could not be taken back: the next "
+                     "open keeps it in {}.torn and cuts it off)",
+                     e.error().expected, path_)});
+  }
 }
 
 JournalEntry JournalWriter::append(const std::string& type, const nlohmann::json& data) {
-  nlohmann::json j{{"seq", next_seq_}, {"type", type}, {"data", data}, {"time", utc_now()}};
-  std::string line;
-  try {
-    line = seal_line(j);
-  } catch (const nlohmann::json::exception& e) {
-    // Text that is not UTF-8 cannot go into the journal: refused before anything is written.
-    throw DataException({path_, 0, fmt::format("event {}", next_seq_),
-                         fmt::format("text in UTF-8 ({})", e.what())});
+  return append_group({{type, data}}).front();
+}
+
+std::vector<JournalEntry> JournalWriter::append_group(
+    const std::vector<std::pair<std::string, nlohmann::json>>& entries) {
+  std::vector<JournalEntry> out;
+  if (entries.empty()) return out;
+  const std::size_t n = entries.size();
+  const std::string time = utc_now();
+  std::string lines;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint64_t seq = next_seq_ + k;
+    nlohmann::json j{
+        {"seq", seq}, {"type", entries[k].first}, {"data", entries[k].second}, {"time", time}};
+    if (n > 1) j["tx"] = {k + 1, n};
+    try {
+      lines += seal_line(j) + "\n";
+    } catch (const nlohmann::json::exception& e) {
+      // Text that is not UTF-8 cannot go into the journal: refused before anything is written.
+      throw DataException(
+          {path_, 0, fmt::format("event {}", seq), fmt::format("text in UTF-8 ({})", e.what())});
+    }
+    out.push_back(JournalEntry{seq, entries[k].first, entries[k].second, 0});
   }
-  write_line(line);
-  JournalEntry e{next_seq_, type, data, 0};
-  ++next_seq_;
-  return e;
+  write_lines(lines);
+  next_seq_ += n;
+  return out;
 }
 
 }  // namespace duels::match

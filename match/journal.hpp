@@ -3,13 +3,15 @@
 ///
 /// Line 1 is the header (schema_version, program, creation time, kind, and the kind's body —
 /// for a Duels match, its set-up). Every further line is one entry: a sequence number, a type
-/// ("command", "undo", "redo", …), its data, and a checksum of the line. Each line is written,
-/// flushed and synced to disk before the caller acts on it. A journal is never rewritten in
-/// place: repairs write a new file and rename it over the old one atomically.
+/// ("command", "undo", "redo", …), its data, and a checksum of the line. The entries one typed
+/// line made are a transaction: each is marked "tx": [i, n], and a reader takes all n or none. Each
+/// line is written, flushed and synced to disk before the caller acts on it. A journal is never
+/// rewritten in place: repairs write a new file and rename it over the old one atomically.
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -82,15 +84,21 @@ class JournalWriter {
   JournalWriter& operator=(const JournalWriter&) = delete;
   ~JournalWriter();
 
-  /// Writes one entry (seq is assigned) and syncs it. Throws std::runtime_error on I/O failure.
+  /// Writes one entry (seq is assigned) and syncs it. Throws DataException on I/O failure,
+  /// after cutting the journal back to where it ended before: a failed append changes nothing.
   JournalEntry append(const std::string& type, const nlohmann::json& data);
+  /// Writes several entries as one transaction (what one typed line did): one write, one sync,
+  /// each line marked "tx": [i, n]. A reader uses all of them or none: a group cut short by a
+  /// crash is a torn tail. Like append(), a failure leaves the journal as it was.
+  std::vector<JournalEntry> append_group(
+      const std::vector<std::pair<std::string, nlohmann::json>>& entries);
   [[nodiscard]] std::uint64_t next_seq() const { return next_seq_; }
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
   JournalWriter(std::string path, int fd, std::uint64_t next_seq)
       : path_(std::move(path)), fd_(fd), next_seq_(next_seq) {}
-  void write_line(const std::string& line);
+  void write_lines(const std::string& lines);
 
   std::string path_;
   int fd_ = -1;

@@ -23,6 +23,35 @@ class SessionRecorder {
   virtual void record_continued(const Command& command) { record_command(command); }
   virtual void record_undo() = 0;
   virtual void record_redo() = 0;
+  /// The records between begin_line() and end_line() are what one typed line did: a recorder
+  /// that can keeps them as one transaction, durable when end_line() returns (all or none).
+  /// By default each record is durable on its own.
+  virtual void begin_line() {}
+  virtual void end_line() {}
+  /// The line is abandoned (a record or end_line() threw): nothing of it may be kept.
+  virtual void abandon_line() {}
+};
+
+/// Calls begin_line() now and abandon_line() when left before commit() (a record threw).
+template <class Recorder>
+class RecordedLine {
+ public:
+  explicit RecordedLine(Recorder* r) : r_(r) {
+    if (r_ != nullptr) r_->begin_line();
+  }
+  RecordedLine(const RecordedLine&) = delete;
+  RecordedLine& operator=(const RecordedLine&) = delete;
+  ~RecordedLine() {
+    if (r_ != nullptr && !done_) r_->abandon_line();
+  }
+  void commit() {
+    if (r_ != nullptr) r_->end_line();
+    done_ = true;
+  }
+
+ private:
+  Recorder* r_;
+  bool done_ = false;
 };
 
 /// A game's rules as a session replays them, made from its types and its two functions:
@@ -96,14 +125,18 @@ class UndoSession {
         events.push_back(std::move(e));
     }
     if (commands.empty()) return events;
-    for (std::size_t i = 0; i < commands.size(); ++i) {
-      if (recorder_ != nullptr) {
+    {
+      RecordedLine<Recorder> line(recorder_);
+      for (std::size_t i = 0; i < commands.size() && recorder_ != nullptr; ++i) {
         if (i == 0) {
           recorder_->record_command(commands[i]);
         } else {
           recorder_->record_continued(commands[i]);
         }
       }
+      line.commit();
+    }
+    for (std::size_t i = 0; i < commands.size(); ++i) {
       log_.push_back(commands[i]);
       continued_.push_back(i > 0);
     }
@@ -117,9 +150,18 @@ class UndoSession {
   /// is nothing to undo.
   bool undo() {
     if (log_.empty()) return false;
+    // The commands of the last typed line: one undo record each, written together first.
+    std::size_t n = 1;
+    while (n < log_.size() && continued_[log_.size() - n])
+      ++n;
+    {
+      RecordedLine<Recorder> line(recorder_);
+      for (std::size_t k = 0; k < n && recorder_ != nullptr; ++k)
+        recorder_->record_undo();
+      line.commit();
+    }
     bool first_of_line = false;
     while (!first_of_line) {
-      if (recorder_ != nullptr) recorder_->record_undo();
       first_of_line = !continued_.back();
       redo_.push_back(log_.back());
       redo_continued_.push_back(continued_.back());
@@ -144,8 +186,13 @@ class UndoSession {
       if (!applied) return false;
       next = std::move(applied->state);
     }
+    {
+      RecordedLine<Recorder> line(recorder_);
+      for (std::size_t k = 0; k < n && recorder_ != nullptr; ++k)
+        recorder_->record_redo();
+      line.commit();
+    }
     for (std::size_t k = 0; k < n; ++k) {
-      if (recorder_ != nullptr) recorder_->record_redo();
       log_.push_back(redo_.back());
       continued_.push_back(redo_continued_.back());
       redo_.pop_back();
