@@ -554,8 +554,7 @@ void add_table(CLI::App* parent) {
     const double max_error_in = length_mm(o->max_error, "--max-error") / calib::kMmPerInch;
     if (!(max_error_in > 0)) throw UsageError("--max-error must be more than 0, e.g. 0.5in");
     if (!o->image.empty()) {
-      const cv::Mat photo = cv::imread(o->image);
-      if (photo.empty()) throw DataException({o->image, 0, "--image", "a readable image file"});
+      const cv::Mat photo = calib::read_image(o->image, cv::IMREAD_COLOR, "--image");
       check_frame_size(photo, file.intrinsics, o->image);
       calib::TableCorrespondences points;
       std::optional<calib::MarkerLayout> layout;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "calib/image_source.hpp"
 #include "common/error.hpp"
 #include "vision/markers.hpp"
 
@@ -29,14 +30,7 @@ void add_detect(CLI::App& root) {
   cmd->add_flag("--aruco3", opts->aruco3, "use OpenCV's faster ArUco3 detection");
   cmd->add_flag("--json", opts->json, "print JSON");
   cmd->callback([opts] {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(opts->image, ec)) {
-      throw DataException({opts->image, 0, "--image", "an image file (no such file)"});
-    }
-    const cv::Mat image = cv::imread(opts->image, cv::IMREAD_GRAYSCALE);
-    if (image.empty()) {
-      throw DataException({opts->image, 0, "--image", "an image OpenCV can decode (PNG, JPEG…)"});
-    }
+    const cv::Mat image = calib::read_image(opts->image, cv::IMREAD_GRAYSCALE, "--image");
     vision::DetectorOptions options;
     options.dictionary = opts->dict;
     options.aruco3 = opts->aruco3;

@@ -339,13 +339,50 @@ void add_figure(CLI::App& root) {
     const AssetLibrary lib = load_library();
     Prompter p(std::cin, std::cout, isatty(STDIN_FILENO) != 0);
     const FigureDef f = ask_figure(p, lib);
-    const std::string path =
-        n->out.empty()
-            ? (std::filesystem::path(user_data_dir()) / "figures" / (file_stem(f.name) + ".yaml"))
-                  .string()
-            : n->out;
-    if (std::filesystem::exists(path) && !n->force)
-      throw UsageError(fmt::format("{} exists; give --force to replace it, or --out FILE", path));
+    // The figures a file holds now ("" when it cannot be read): a file is replaced only when it
+    // holds this figure, never another one whose name makes the same file name.
+    const auto held_by = [&lib](const std::string& file) {
+      AssetLibrary there;
+      LoadReport report;
+      try {
+        load_asset_file(file, there, report, &lib);
+      } catch (const DataException&) {
+        return std::vector<std::string>{""};
+      }
+      std::vector<std::string> names;
+      for (const auto& entry : there.figures)
+        names.push_back(entry.first);
+      return names;
+    };
+    const auto holds_other = [&](const std::string& file) {
+      const auto names = held_by(file);
+      for (const auto& held : names) {
+        if (held != f.name)
+          return held.empty() ? std::string("something that is not a figure")
+                              : fmt::format("the figure '{}'", held);
+      }
+      return std::string();
+    };
+    std::string path = n->out;
+    if (path.empty()) {
+      // DATA/figures/NAME.yaml, or NAME-2.yaml, … when that file holds another figure ("Night
+      // Owl" and "Night-Owl!" make the same file name).
+      const auto dir = std::filesystem::path(user_data_dir()) / "figures";
+      path = (dir / (file_stem(f.name) + ".yaml")).string();
+      for (int k = 2; std::filesystem::exists(path) && !holds_other(path).empty(); ++k)
+        path = (dir / fmt::format("{}-{}.yaml", file_stem(f.name), k)).string();
+    }
+    if (std::filesystem::exists(path)) {
+      const std::string other = holds_other(path);
+      if (!other.empty()) {
+        throw UsageError(
+            fmt::format("{} holds {}, not '{}': it is not replaced (give --out with another file)",
+                        path, other, f.name));
+      }
+      if (!n->force)
+        throw UsageError(fmt::format(
+            "{} exists (it holds '{}'); give --force to replace it, or --out FILE", path, f.name));
+    }
     const auto problems = check_figure(f, &lib, path);
     if (!problems.empty()) {
       DataError first = problems.front();

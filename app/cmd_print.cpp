@@ -79,12 +79,16 @@ void add_print(CLI::App& root) {
       "board.pdf`");
   board->add_option("--pattern", b->pattern, "charuco, chessboard, circles or acircles")
       ->capture_default_str();
-  board->add_option("--cols", b->cols,
-                    "chessboard: inner corners across (default 9); charuco: squares (default 5); "
-                    "circles: per row (default 7; acircles 4)");
-  board->add_option("--rows", b->rows,
-                    "chessboard: inner corners down (default 6); charuco: squares (default 7); "
-                    "circles: rows (default 6; acircles 11)");
+  board
+      ->add_option("--cols", b->cols,
+                   "chessboard: inner corners across (default 9); charuco: squares (default 5); "
+                   "circles: per row (default 7; acircles 4)")
+      ->check(CLI::Range(2, 200));
+  board
+      ->add_option("--rows", b->rows,
+                   "chessboard: inner corners down (default 6); charuco: squares (default 7); "
+                   "circles: rows (default 6; acircles 11)")
+      ->check(CLI::Range(2, 200));
   board->add_option("--square", b->square, "square size, e.g. 30mm (default: largest that fits)");
   board->add_option("--marker", b->marker, "charuco marker size (default: 3/4 of the square)");
   board->add_option("--dict", b->dict, "charuco ArUco dictionary")->capture_default_str();

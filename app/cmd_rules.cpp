@@ -97,8 +97,12 @@ void check_against_figures(const AttackOpts& o, const std::vector<dice::Die>& at
 }
 
 void add_common(CLI::App* cmd, AttackOpts& o, const char* attack_help, const char* dodge_help) {
-  cmd->add_option("--weapon", o.weapon, "attacker's Weapon dial value")->required();
-  cmd->add_option("--body", o.body, "defender's Body dial value")->required();
+  cmd->add_option("--weapon", o.weapon, "attacker's Weapon dial value")
+      ->required()
+      ->check(CLI::Range(kMinDialValue, kMaxDialValue));
+  cmd->add_option("--body", o.body, "defender's Body dial value")
+      ->required()
+      ->check(CLI::Range(kMinDialValue, kMaxDialValue));
   cmd->add_option("--attack", o.attack, attack_help)->required()->expected(1, -1);
   cmd->add_option("--dodge", o.dodge, dodge_help)->expected(1, -1);
   cmd->add_option("--shield", o.shields,

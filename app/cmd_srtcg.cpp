@@ -607,9 +607,15 @@ void add_solo(CLI::App& parent) {
     };
     auto o = std::make_shared<Opts>();
     auto* cmd = solo->add_subcommand("reequip", "May a card enter play between runs (≤ 40¥)?");
-    cmd->add_option("--in-play", o->in_play, "¥ of everything in play")->required();
-    cmd->add_option("--card", o->card, "the new card's cost")->required();
-    cmd->add_option("--budget", o->budget, "the budget (default 40)");
+    // Nuyen a table can hold: bounded so a sum never overflows into a negative price.
+    cmd->add_option("--in-play", o->in_play, "¥ of everything in play")
+        ->required()
+        ->check(CLI::Range(0, 1000000));
+    cmd->add_option("--card", o->card, "the new card's cost")
+        ->required()
+        ->check(CLI::Range(0, 1000000));
+    cmd->add_option("--budget", o->budget, "the budget (default 40)")
+        ->check(CLI::Range(0, 1000000));
     cmd->add_flag("--json", o->json, "print JSON");
     cmd->callback([o] {
       const sr::ReequipCheck r = sr::solo_reequip(o->in_play, o->card, o->budget);

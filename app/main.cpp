@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "app/command.hpp"
 #include "common/error.hpp"
+#include "common/json_words.hpp"
 
 namespace duels::app {
 
@@ -29,12 +31,34 @@ bool register_command(int order, AddCommandFn add) {
   return true;
 }
 
+namespace {
+// Every option that takes a decimal number refuses NaN and the infinities: CLI11 reads "nan"
+// as a number, and its range checks (NaN < min, NaN > max: both false) let it through.
+void finite_numbers_only(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_name().find("FLOAT") == std::string::npos) continue;
+    opt->check(CLI::Validator(
+        [](std::string& value) -> std::string {
+          char* end = nullptr;
+          const double d = std::strtod(value.c_str(), &end);
+          if (end != value.c_str() && !std::isfinite(d))
+            return "a finite number was expected, not " + value;
+          return {};
+        },
+        "", "finite"));
+  }
+  for (CLI::App* sub : app.get_subcommands({}))
+    finite_numbers_only(*sub);
+}
+}  // namespace
+
 void add_registered_commands(CLI::App& root) {
   auto commands = registry();
   std::stable_sort(commands.begin(), commands.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [order, add] : commands)
     add(root);
+  finite_numbers_only(root);
 }
 
 std::string assets_dir() {
@@ -89,7 +113,7 @@ int main(int argc, char** argv) {
     std::cerr << "duels: " << where << ": a usable file or folder (" << e.code().message() << ")\n";
     return kInvalid;
   } catch (const nlohmann::json::exception& e) {
-    std::cerr << "duels: data of the wrong shape or type (" << e.what() << ")\n";
+    std::cerr << "duels: data of the wrong shape or type (" << duels::plain_json_error(e) << ")\n";
     return kInvalid;
   } catch (const std::bad_alloc&) {
     std::cerr << "duels: out of memory (the input is too large)\n";

@@ -19,6 +19,23 @@ namespace duels::calib {
 
 namespace fs = std::filesystem;
 
+cv::Mat read_image(const std::string& path, int flags, const std::string& field) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    throw DataException({path, 0, field, "a picture file (there is no such file)"});
+  cv::Mat image;
+  try {
+    image = cv::imread(path, flags);
+  } catch (const cv::Exception&) {
+    throw DataException({path, 0, field,
+                         "a picture of at most a gigapixel that can be decoded (this one claims "
+                         "to be larger, or is damaged)"});
+  }
+  if (image.empty())
+    throw DataException({path, 0, field, "a picture (PNG, JPEG…) that can be decoded"});
+  return image;
+}
+
 std::vector<std::string> list_images(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {

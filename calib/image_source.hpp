@@ -16,6 +16,11 @@ namespace duels::calib {
 /// folder is missing or holds no images.
 std::vector<std::string> list_images(const std::string& dir);
 
+/// The picture at `path` (cv::IMREAD_* `flags`), or a DataException naming the file and `field`
+/// in words: no file, not a picture, damaged, or larger than a picture can be (a header that
+/// claims 100000 × 100000 pixels is refused, never an OpenCV assertion).
+cv::Mat read_image(const std::string& path, int flags, const std::string& field);
+
 /// A photo in which no board was found, and why.
 struct Miss {
   std::string name;

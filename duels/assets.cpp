@@ -83,7 +83,7 @@ std::optional<DialPosition> read_position(FieldReader& r, const YAML::Node& node
   DialPosition p;
   if (node.IsMap()) {
     r.expect_map(node, field, {"value", "shield", "holes"});
-    auto v = r.integer(node, "value", field, true, -20, 99);
+    auto v = r.integer(node, "value", field, true, kMinDialValue, kMaxDialValue);
     auto h = r.integer(node, "holes", field, false, 0, 3);
     const YAML::Node shield = node["shield"];
     if (shield.IsDefined() && !shield.IsNull()) {
@@ -109,9 +109,12 @@ std::optional<DialPosition> read_position(FieldReader& r, const YAML::Node& node
       try {
         std::size_t used = 0;
         p.value = std::stoi(word, &used);
-        if (used != word.size() || p.value < -20 || p.value > 99) throw std::invalid_argument(word);
+        if (used != word.size() || p.value < kMinDialValue || p.value > kMaxDialValue)
+          throw std::invalid_argument(word);
       } catch (const std::exception&) {
-        r.error(node, field, fmt::format("a dial value from -20 to 99 first, not '{}'", word),
+        r.error(node, field,
+                fmt::format("a dial value from {} to {} first, not '{}'", kMinDialValue,
+                            kMaxDialValue, word),
                 parent);
         return std::nullopt;
       }

@@ -19,6 +19,12 @@ inline constexpr std::array<DialKind, 3> kAllDials = {DialKind::Head, DialKind::
 std::string_view dial_name(DialKind d);
 std::optional<DialKind> parse_dial(std::string_view name);
 
+/// The values a figure file's dial may show (a dial's numbers are 0 and up: a negative value
+/// makes no sense at the table and breaks the odds and the simulator). Journals written when
+/// -20 was allowed still read (duels/record.cpp).
+inline constexpr int kMinDialValue = 0;
+inline constexpr int kMaxDialValue = 99;
+
 /// One click position of a dial: the value shown, an optional shield and 0..3 bullet holes.
 struct DialPosition {
   int value = 0;

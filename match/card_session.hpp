@@ -51,7 +51,7 @@ struct CardGame {
     try {
       from_json(j, c);
     } catch (const std::exception& e) {
-      throw DataException({"", 0, "command", e.what()});
+      throw DataException({"", 0, "command", plain_json_error(e)});
     }
     return c;
   }

@@ -18,6 +18,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/json_depth.hpp"
+#include "common/json_words.hpp"
 
 namespace duels::match {
 
@@ -400,7 +401,8 @@ JournalWriter JournalWriter::create(const std::string& path, const JournalHeader
     line = seal_line(h) + "\n";
   } catch (const nlohmann::json::exception& e) {
     throw DataException(
-        {path, 1, "header", fmt::format("a set-up that can be written as JSON ({})", e.what())});
+        {path, 1, "header",
+         fmt::format("a set-up that can be written as JSON ({})", plain_json_error(e))});
   }
   std::error_code ec;
   const auto parent = std::filesystem::path(path).parent_path();
@@ -570,8 +572,7 @@ std::vector<JournalEntry> JournalWriter::append_group(
       lines += seal_line(j) + "\n";
     } catch (const nlohmann::json::exception& e) {
       // Text that is not UTF-8 cannot go into the journal: refused before anything is written.
-      throw DataException(
-          {path_, 0, fmt::format("event {}", seq), fmt::format("text in UTF-8 ({})", e.what())});
+      throw DataException({path_, 0, fmt::format("event {}", seq), plain_json_error(e)});
     }
     out.push_back(JournalEntry{seq, entries[k].first, entries[k].second, 0});
   }

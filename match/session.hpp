@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "common/json_words.hpp"
 #include "match/journal.hpp"
 
 namespace duels::match {
@@ -74,7 +75,8 @@ SessionReplay<G> replay_session(const JournalContents& contents,
   } catch (const DataException& e) {
     throw DataException({"", 1, "body." + e.error().field, e.error().expected});
   } catch (const nlohmann::json::exception& e) {
-    throw DataException({"", 1, "body", fmt::format("a start of the right shape ({})", e.what())});
+    throw DataException(
+        {"", 1, "body", fmt::format("a start of the right shape ({})", plain_json_error(e))});
   }
   r.state = detail::initial_or_throw<G>(r, "");
   r.warnings = contents.warnings;
@@ -99,7 +101,7 @@ SessionReplay<G> replay_session(const JournalContents& contents,
         break;
       } catch (const nlohmann::json::exception& ex) {
         fail(fmt::format("a command of the right shape ({}); events before it are recovered",
-                         ex.what()));
+                         plain_json_error(ex)));
         break;
       }
       auto applied = G::apply(r.state, *c);

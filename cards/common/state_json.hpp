@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/json_words.hpp"
 
 /// Declares to_json / from_json for one of a game's types (a command, a card, a part of the state).
 #define DUELS_CARDS_DECLARE_JSON(T)            \
@@ -148,7 +149,7 @@ Expected<T, std::string> parse_json_as(const nlohmann::json& j, Invalid invalid)
     if (auto problem = invalid(value)) return *problem;
     return value;
   } catch (const std::exception& e) {
-    return std::string(e.what());
+    return plain_json_error(e);
   }
 }
 
@@ -178,7 +179,8 @@ Expected<State, std::string> override_json_field(const State& state, const std::
     }
     j[ptr] = value;
   } catch (const std::exception& e) {
-    return fmt::format("'{}' is not a field path like {} ({})", path, example_path, e.what());
+    return fmt::format("'{}' is not a field path like {} ({})", path, example_path,
+                       plain_json_error(e));
   }
   auto parsed = parse(j);
   if (!parsed) {

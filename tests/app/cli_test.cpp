@@ -287,6 +287,37 @@ TEST(CliFigureNew, AnswersFromAPipeSaveAFileEveryCommandFinds) {
   EXPECT_NE(again.out.find("already in " + file), std::string::npos) << again.out;
 }
 
+// Issue 52, row 3: `figure new --force` for "Night-Owl!" overwrote the file of another figure,
+// "Night Owl" (both make night-owl.yaml), without saying the file held a different figure.
+TEST(CliFigureNew, AnotherFiguresFileIsNeverReplaced) {
+  const DataHome home("force");
+  ASSERT_EQ(run_env(home.env, "figure new < " + home.write("a.txt", kNewFigureAnswers)).code, 0);
+  const std::string owl = home.dir + "/duels-companion/figures/night-owl.yaml";
+  std::ifstream before_in(owl);
+  const std::string before((std::istreambuf_iterator<char>(before_in)),
+                           std::istreambuf_iterator<char>());
+  std::string answers = kNewFigureAnswers;
+  answers.replace(0, 9, "Night-Owl!");
+  const std::string other = home.write("b.txt", answers);
+  // With --out on that file, even --force is refused, naming the figure the file holds.
+  CmdResult r = run_env(home.env, "figure new --force --out " + owl + " < " + other);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("holds the figure 'Night Owl', not 'Night-Owl!'"), std::string::npos)
+      << r.out;
+  // Without --out it goes to the next free name beside it.
+  r = run_env(home.env, "figure new --force < " + other);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("Saved to " + home.dir + "/duels-companion/figures/night-owl-2.yaml"),
+            std::string::npos)
+      << r.out;
+  std::ifstream after_in(owl);
+  const std::string after((std::istreambuf_iterator<char>(after_in)),
+                          std::istreambuf_iterator<char>());
+  EXPECT_EQ(after, before) << "Night Owl's file was changed";
+  EXPECT_EQ(run_env(home.env, "figure show \"Night Owl\"").code, 0);
+  EXPECT_EQ(run_env(home.env, "figure show \"Night-Owl!\"").code, 0);
+}
+
 TEST(CliFigureNew, ABadAnswerFromAPipeNamesItsLine) {
   const DataHome home("bad");
   std::string answers = kNewFigureAnswers;

@@ -157,4 +157,58 @@ TEST(Row52, AMatchWithADamagedHeaderIsNamedNotHidden) {
   EXPECT_FALSE(has(listed.out, "a.positions.jsonl")) << listed.out;
 }
 
+// Row 12: raw library text reached the player — JSON library errors from a card `set`, an
+// OpenCV assertion for a picture claiming 100000 x 100000 pixels — and NaN slipped past range
+// checks.
+TEST(Row52, NoRawLibraryText) {
+  Sandbox box("raw_text");
+  spit(box.file("s.txt"),
+       "player Ann\nplayer Bob\nstart Ann\nset /players/0/name 5\n"
+       "set players 1\n");
+  Outcome r = run(box.env, "srtcg play --keep-going --quiet --seed 1 --journal " +
+                               box.file("s.jsonl") + " --script " + box.file("s.txt"));
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "/players/0/name cannot be set to 5: text was expected, not a number"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "a field path starting with '/'")) << r.out;
+  EXPECT_FALSE(has(r.out, "json.exception")) << r.out;
+
+  r = run(box.env,
+          "detect --image " + duels_test::source_dir() + "/tests/data/claims-100000x100000.png");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "a picture of at most a gigapixel")) << r.out;
+  EXPECT_FALSE(has(r.out, "OpenCV(")) << r.out;
+
+  for (const char* value : {"nan", "inf", "-inf"}) {
+    r = run(box.env, "table path " + duels_test::source_dir() +
+                         "/assets/scenes/demo_table.yaml --base razor --to 30,30 --move " + value);
+    EXPECT_EQ(r.code, 2) << value << ": " << r.out;
+    EXPECT_TRUE(has(r.out, std::string("a finite number was expected, not ") + value)) << r.out;
+  }
+}
+
+// Row 13: wrong answers — a sum of nuyen overflowing to a negative price, a negative dial value
+// passing `figure check` (then breaking `sim`), `--cols 0` silently printing 9 x 6.
+TEST(Row52, ImpossibleNumbersAreRefusedNotAnswered) {
+  Sandbox box("numbers");
+  Outcome r = run(box.env, "srtcg solo reequip --in-play 2147483647 --card 2");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_FALSE(has(r.out, "-2")) << r.out;
+  r = run(box.env, "resolve --weapon -5 --body 5 --attack white:d6=3");
+  EXPECT_EQ(r.code, 2) << r.out;
+  r = run(box.env, "print board --cols 0 --out " + box.file("b.pdf"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_FALSE(fs::exists(box.file("b.pdf")));
+  spit(box.file("neg.yaml"),
+       "schema_version: 1\nfigures:\n  - name: Minus\n    points: 10\n"
+       "    base: {diameter: 2}\n    starting_dice: [white:d6]\n"
+       "    dials:\n      head: [-3, \"0 hole hole hole\"]\n"
+       "      weapon: [2, \"0 hole hole hole\"]\n"
+       "      body: [2, \"0 hole hole hole\"]\n"
+       "    tape: [{colour: yellow, from: 0, to: 4}]\n");
+  r = run(box.env, "figure check " + box.file("neg.yaml"));
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "a dial value from 0 to 99")) << r.out;
+}
+
 }  // namespace
