@@ -339,27 +339,19 @@ void add_figure(CLI::App& root) {
     const AssetLibrary lib = load_library();
     Prompter p(std::cin, std::cout, isatty(STDIN_FILENO) != 0);
     const FigureDef f = ask_figure(p, lib);
-    // The figures a file holds now ("" when it cannot be read): a file is replaced only when it
-    // holds this figure, never another one whose name makes the same file name.
-    const auto held_by = [&lib](const std::string& file) {
+    // What a file holds other than this figure ("" when it holds only this one): a file is
+    // replaced only when it holds this figure, never another one whose name makes the same file
+    // name.
+    const auto holds_other = [&lib, &f](const std::string& file) {
       AssetLibrary there;
       LoadReport report;
       try {
         load_asset_file(file, there, report, &lib);
       } catch (const DataException&) {
-        return std::vector<std::string>{""};
+        return std::string("something that is not a figure");
       }
-      std::vector<std::string> names;
-      for (const auto& entry : there.figures)
-        names.push_back(entry.first);
-      return names;
-    };
-    const auto holds_other = [&](const std::string& file) {
-      const auto names = held_by(file);
-      for (const auto& held : names) {
-        if (held != f.name)
-          return held.empty() ? std::string("something that is not a figure")
-                              : fmt::format("the figure '{}'", held);
+      for (const auto& entry : there.figures) {
+        if (entry.first != f.name) return fmt::format("the figure '{}'", entry.first);
       }
       return std::string();
     };

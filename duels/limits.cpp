@@ -91,10 +91,9 @@ struct Check {
   Fault operator()(const RollForAlpha& c) const {
     if (c.rolls.size() > static_cast<std::size_t>(kMaxTeams))
       return fmt::format("at most {} teams roll for alpha", kMaxTeams);
-    for (const auto& [team, roll] : c.rolls) {
-      if (team < 0 || team > kMaxTeams)
+    for (const auto& entry : c.rolls) {
+      if (entry.first < 0 || entry.first > kMaxTeams)
         return fmt::format("a team rolling for alpha must be a number from 0 to {}", kMaxTeams);
-      (void)roll;
     }
     return std::nullopt;
   }

@@ -14,6 +14,7 @@
 
 namespace duels_reliability {
 
+using duels_test::damage_line;
 using duels_test::slurp;
 using duels_test::spit;
 
@@ -65,16 +66,6 @@ inline std::string autoplayed(const Sandbox& box, const std::string& name, int c
                             std::to_string(commands) + " --journal " + j);
   EXPECT_EQ(r.code, 0) << r.out;
   return j;
-}
-
-// Flips a byte inside line `line` (1-based) of a file.
-inline void damage_line(const std::string& path, int line) {
-  std::string text = slurp(path);
-  std::size_t pos = 0;
-  for (int l = 1; l < line; ++l)
-    pos = text.find('\n', pos) + 1;
-  text[pos + 10] = static_cast<char>(text[pos + 10] ^ 0x20);
-  spit(path, text);
 }
 
 inline bool has(const std::string& text, const std::string& part) {

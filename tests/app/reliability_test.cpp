@@ -25,9 +25,6 @@
 namespace {
 
 using namespace duels_reliability;
-using duels_test::slurp;
-using duels_test::spit;
-namespace fs = std::filesystem;
 
 // --- set overrides in the card consoles ------------------------------------------------------
 

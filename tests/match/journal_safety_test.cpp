@@ -22,6 +22,7 @@
 namespace duels::match {
 namespace {
 
+using duels_test::damage_line;
 using duels_test::slurp;
 using duels_test::spit;
 
@@ -51,16 +52,6 @@ void play_into(const std::string& path, int n, std::uint64_t seed = 7) {
     ASSERT_TRUE(c);
     ASSERT_TRUE(m.play(*c));
   }
-}
-
-// Flips a byte inside line `line` (1-based).
-void damage_line(const fs::path& path, int line) {
-  std::string text = slurp(path);
-  std::size_t pos = 0;
-  for (int l = 1; l < line; ++l)
-    pos = text.find('\n', pos) + 1;
-  text[pos + 10] = static_cast<char>(text[pos + 10] ^ 0x20);
-  spit(path, text);
 }
 
 std::string what_of(const std::function<void()>& f) {

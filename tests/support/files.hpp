@@ -21,4 +21,14 @@ inline void spit(const std::filesystem::path& path, const std::string& text) {
   out << text;
 }
 
+/// Flips one bit of a byte inside line `line` (1-based) of a file: a checksum no longer matches.
+inline void damage_line(const std::filesystem::path& path, int line) {
+  std::string text = slurp(path);
+  std::size_t pos = 0;
+  for (int l = 1; l < line; ++l)
+    pos = text.find('\n', pos) + 1;
+  text[pos + 10] = static_cast<char>(text[pos + 10] ^ 0x20);
+  spit(path, text);
+}
+
 }  // namespace duels_test
