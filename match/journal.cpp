@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -33,12 +35,15 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-std::string crc_hex(const std::string& s) {
-  return fmt::format("{:016x}", fnv1a(s));
+// The checksum of a line's text; an entry of a journal with an identity sums that identity first,
+// so the same text in another journal has another checksum.
+std::string crc_hex(std::string_view journal_id, const std::string& body) {
+  return fmt::format("{:016x}",
+                     fnv1a(journal_id.empty() ? body : fmt::format("{}|{}", journal_id, body)));
 }
 
 // Checks a line's checksum; returns the object without "crc" when it holds.
-std::optional<nlohmann::json> verify(const std::string& line) {
+std::optional<nlohmann::json> verify(const std::string& line, std::string_view journal_id = {}) {
   if (json_deeper_than(line)) return std::nullopt;  // never parsed, printed or summed
   nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;
@@ -46,8 +51,23 @@ std::optional<nlohmann::json> verify(const std::string& line) {
   if (it == j.end() || !it->is_string()) return std::nullopt;
   const std::string crc = it->get<std::string>();
   j.erase("crc");
-  if (crc_hex(j.dump()) != crc) return std::nullopt;
+  if (crc_hex(journal_id, j.dump()) != crc) return std::nullopt;
   return j;
+}
+
+bool is_journal_id(const std::string& id) {
+  return id.size() == 32 && std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+// 128 random bits as 32 hex digits: a new journal's identity.
+std::string new_journal_id() {
+  std::random_device rd;
+  std::string id;
+  for (int i = 0; i < 4; ++i)
+    id += fmt::format("{:08x}", static_cast<std::uint32_t>(rd()));
+  return id;
 }
 
 [[noreturn]] void io_fail(const std::string& path) {
@@ -186,10 +206,10 @@ std::string cut_torn_tail(int fd, const std::string& path, std::uint64_t keep) {
 
 }  // namespace
 
-std::string seal_line(nlohmann::json object) {
+std::string seal_line(nlohmann::json object, std::string_view journal_id) {
   object.erase("crc");
   const std::string body = object.dump();
-  object["crc"] = crc_hex(body);
+  object["crc"] = crc_hex(journal_id, body);
   return object.dump();
 }
 
@@ -243,7 +263,7 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
       throw DataException({name, 1, "schema_version", "a whole number"});
     }
     // Every header field of the right type, or a located error (never a raw JSON exception).
-    for (const char* key : {"program", "created", "kind", "type"}) {
+    for (const char* key : {"program", "created", "kind", "type", "match"}) {
       if (hj.contains(key) && !hj[key].is_string())
         throw DataException({name, 1, key, "text (a JSON string)"});
     }
@@ -273,6 +293,9 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
     out.header.created = hj.value("created", std::string());
     out.header.kind = hj.value("kind", std::string());
     out.header.body = hj.value("body", nlohmann::json::object());
+    out.header.id = hj.value("match", std::string());
+    if (hj.contains("match") && !is_journal_id(out.header.id))
+      throw DataException({name, 1, "match", "the journal's identity: 32 hex digits"});
     out.valid_bytes = lines[0].second + 1;
   }
   // Entries. The lines of one transaction ("tx": [i, n]) are taken together or not at all.
@@ -296,21 +319,24 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
       }
       break;
     }
-    auto j = verify(line);
+    auto j = verify(line, out.header.id);
     if (!j) {
-      out.error =
-          DataError{name, line_no, fmt::format("event {}", expected_seq),
-                    fmt::format("this line is damaged ({}); kept: events 1 to {} before it; not "
-                                "used: this line and everything after it",
-                                json_deeper_than(line)
-                                    ? fmt::format("nested deeper than {} levels: no journal line "
-                                                  "is",
-                                                  kMaxJsonDepth)
-                                : nlohmann::json::parse(line, nullptr, false).is_discarded()
-                                    ? "not valid JSON: cut or overwritten"
-                                    : "its checksum does not match its text: it was changed "
-                                      "after it was written",
-                                kept())};
+      out.error = DataError{
+          name, line_no, fmt::format("event {}", expected_seq),
+          fmt::format(
+              "this line is damaged ({}); kept: events 1 to {} before it; not "
+              "used: this line and everything after it",
+              json_deeper_than(line) ? fmt::format("nested deeper than {} levels: no journal line "
+                                                   "is",
+                                                   kMaxJsonDepth)
+              : nlohmann::json::parse(line, nullptr, false).is_discarded()
+                  ? "not valid JSON: cut or overwritten"
+              : out.header.id.empty() ? "its checksum does not match its text: it was changed "
+                                        "after it was written"
+                                      : "its checksum does not match its text and this match: it "
+                                        "was changed after it was written, or copied from another "
+                                        "journal",
+              kept())};
       stopped = true;
       break;
     }
@@ -389,12 +415,15 @@ JournalContents read_journal(const std::string& path) {
 JournalWriter JournalWriter::create(const std::string& path, const JournalHeader& header) {
   // Everything that can fail on the input (a header that cannot be written as JSON, e.g. a
   // name that is not UTF-8) fails before any file exists.
+  // A new journal is a new identity, even when its header was copied from another one.
+  const std::string id = new_journal_id();
   nlohmann::json h{{"type", "header"},
                    {"seq", 0},
                    {"schema_version", header.schema_version},
                    {"program", header.program},
                    {"created", header.created},
                    {"kind", header.kind},
+                   {"match", id},
                    {"body", header.body}};
   std::string line;
   try {
@@ -448,7 +477,7 @@ JournalWriter JournalWriter::create(const std::string& path, const JournalHeader
   }
   ::unlink(tmp.c_str());
   sync_parent_dir(path);
-  return JournalWriter(path, fd, 1);
+  return JournalWriter(path, fd, 1, id);
 }
 
 JournalWriter JournalWriter::append_to(const std::string& path, const JournalContents& contents,
@@ -457,7 +486,8 @@ JournalWriter JournalWriter::append_to(const std::string& path, const JournalCon
   const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (fd < 0) io_fail(path);
   lock_or_refuse(fd, path);
-  JournalWriter w(path, fd, contents.entries.empty() ? 1 : contents.entries.back().seq + 1);
+  JournalWriter w(path, fd, contents.entries.empty() ? 1 : contents.entries.back().seq + 1,
+                  contents.header.id);
   struct stat st {};
   if (::fstat(fd, &st) != 0) io_fail(path);
   if (static_cast<std::uint64_t>(st.st_size) != contents.file_bytes) {
@@ -514,7 +544,10 @@ std::vector<std::string> damage_notes(const JournalContents& contents,
 }
 
 JournalWriter::JournalWriter(JournalWriter&& other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_), next_seq_(other.next_seq_) {
+    : path_(std::move(other.path_)),
+      fd_(other.fd_),
+      next_seq_(other.next_seq_),
+      id_(std::move(other.id_)) {
   other.fd_ = -1;
 }
 
@@ -524,6 +557,7 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
     path_ = std::move(other.path_);
     fd_ = other.fd_;
     next_seq_ = other.next_seq_;
+    id_ = std::move(other.id_);
     other.fd_ = -1;
   }
   return *this;
@@ -569,7 +603,7 @@ std::vector<JournalEntry> JournalWriter::append_group(
         {"seq", seq}, {"type", entries[k].first}, {"data", entries[k].second}, {"time", time}};
     if (n > 1) j["tx"] = {k + 1, n};
     try {
-      lines += seal_line(j) + "\n";
+      lines += seal_line(j, id_) + "\n";
     } catch (const nlohmann::json::exception& e) {
       // Text that is not UTF-8 cannot go into the journal: refused before anything is written.
       throw DataException({path_, 0, fmt::format("event {}", seq), plain_json_error(e)});

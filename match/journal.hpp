@@ -1,9 +1,11 @@
 #pragma once
 /// @file The append-only JSON Lines journal: the truth of every match and card-game session.
 ///
-/// Line 1 is the header (schema_version, program, creation time, kind, and the kind's body —
-/// for a Duels match, its set-up). Every further line is one entry: a sequence number, a type
-/// ("command", "undo", "redo", …), its data, and a checksum of the line. The entries one typed
+/// Line 1 is the header (schema_version, program, creation time, kind, the journal's identity and
+/// the kind's body — for a Duels match, its set-up). Every further line is one entry: a sequence
+/// number, a type ("command", "undo", "redo", …), its data, and a checksum of the line and of the
+/// journal's identity, so a line copied in from another journal (or a header from another match)
+/// is refused as damage. The entries one typed
 /// line made are a transaction: each is marked "tx": [i, n], and a reader takes all n or none. Each
 /// line is written, flushed and synced to disk before the caller acts on it. A journal is never
 /// rewritten in place: repairs write a new file and rename it over the old one atomically.
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +33,10 @@ struct JournalHeader {
   std::string created;  ///< UTC, ISO 8601
   std::string kind;     ///< "duels", "encounters", …
   nlohmann::json body;  ///< what the kind needs to start (a Duels set-up, …)
+  /// The journal's identity: 32 random hex digits that create() draws for every new journal
+  /// (whatever is given here), and that every entry's checksum covers. Empty in journals written
+  /// before identities existed; their entries are checked by their text alone.
+  std::string id;
 };
 
 /// One entry after the header.
@@ -96,13 +103,14 @@ class JournalWriter {
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
-  JournalWriter(std::string path, int fd, std::uint64_t next_seq)
-      : path_(std::move(path)), fd_(fd), next_seq_(next_seq) {}
+  JournalWriter(std::string path, int fd, std::uint64_t next_seq, std::string id)
+      : path_(std::move(path)), fd_(fd), next_seq_(next_seq), id_(std::move(id)) {}
   void write_lines(const std::string& lines);
 
   std::string path_;
   int fd_ = -1;
   std::uint64_t next_seq_ = 1;
+  std::string id_;  ///< the journal's identity, sealed into every line
 };
 
 /// The journal's one-writer lock, held without writing: what `duels match repair` holds while
@@ -131,8 +139,9 @@ std::vector<std::string> damage_notes(const JournalContents& contents,
                                       const std::optional<DataError>& stopped,
                                       std::uint64_t events_used, const std::string& path);
 
-/// The line text for an object: canonical JSON with a "crc" field over the rest.
-std::string seal_line(nlohmann::json object);
+/// The line text for an object: canonical JSON with a "crc" field over the rest and, for an entry
+/// of a journal with an identity, over that identity too (`journal_id`; empty for a header).
+std::string seal_line(nlohmann::json object, std::string_view journal_id = {});
 
 /// UTC now as "2026-11-21T19:39:43Z".
 std::string utc_now();

@@ -193,13 +193,116 @@ TEST(Journal, EditedIllegalCommandStopsReplay) {
   const std::size_t end = text.find('\n', start);
   auto j = nlohmann::json::parse(text.substr(start, end - start));
   j["data"] = {{"type", "end_turn"}, {"figure", 40}};
-  text = text.substr(0, start) + seal_line(j) + text.substr(end);
+  text = text.substr(0, start) + seal_line(j, read_journal(path).header.id) + text.substr(end);
   spit(path, text);
   const Replay r = replay(read_journal(path));
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->line, 6);
   EXPECT_EQ(r.last_seq, 4U);
   EXPECT_EQ(state_hash(r.state), hashes[4]);
+}
+
+// The text of line `n` (1-based) of `text`, and where it starts and ends.
+struct Line {
+  std::size_t start = 0;
+  std::size_t end = 0;
+};
+Line line_of(const std::string& text, int n) {
+  Line l;
+  for (int k = 1; k < n; ++k)
+    l.start = text.find('\n', l.start) + 1;
+  l.end = text.find('\n', l.start);
+  return l;
+}
+
+TEST(Journal, EveryNewJournalHasItsOwnIdentity) {
+  const auto a = temp_path("identity_a.jsonl");
+  const auto b = temp_path("identity_b.jsonl");
+  play_into(a, 3);
+  play_into(b, 3);
+  const std::string ida = read_journal(a).header.id;
+  EXPECT_EQ(ida.size(), 32u);
+  EXPECT_NE(ida, read_journal(b).header.id);
+}
+
+TEST(Journal, ALineFromAnotherMatchWithTheSameNumberIsRefused) {
+  // Two matches played the same way (same seed): their line 4 holds the same event with the same
+  // sequence number, each with a valid checksum of its own. Swapped in, it is damage.
+  const auto a = temp_path("swap_a.jsonl");
+  const auto b = temp_path("swap_b.jsonl");
+  play_into(a, 12);
+  play_into(b, 12);
+  const std::string ta = slurp(a);
+  const std::string tb = slurp(b);
+  int refused = 0;
+  for (int n = 2; n <= 13; ++n) {
+    const Line la = line_of(ta, n);
+    const Line lb = line_of(tb, n);
+    const std::string mixed =
+        ta.substr(0, la.start) + tb.substr(lb.start, lb.end - lb.start) + ta.substr(la.end);
+    if (mixed == ta) continue;  // the same text can only be the same event
+    const JournalContents c = parse_journal(mixed, "mixed.jsonl");
+    ASSERT_TRUE(c.error) << "line " << n << " from another match was accepted";
+    EXPECT_EQ(c.error->line, n);
+    EXPECT_NE(c.error->expected.find("copied from another journal"), std::string::npos)
+        << c.error->expected;
+    EXPECT_EQ(c.entries.size(), static_cast<std::size_t>(n - 2));
+    ++refused;
+  }
+  EXPECT_EQ(refused, 12);
+}
+
+TEST(Journal, AHeaderFromAnotherMatchIsRefused) {
+  const auto a = temp_path("header_a.jsonl");
+  const auto b = temp_path("header_b.jsonl");
+  play_into(a, 6);
+  play_into(b, 6);
+  const std::string ta = slurp(a);
+  const std::string tb = slurp(b);
+  const std::string mixed = tb.substr(0, tb.find('\n')) + ta.substr(ta.find('\n'));
+  const JournalContents c = parse_journal(mixed, "mixed.jsonl");
+  ASSERT_TRUE(c.error);
+  EXPECT_EQ(c.error->line, 2);
+  EXPECT_TRUE(c.entries.empty());
+}
+
+TEST(Journal, AJournalFromBeforeIdentitiesStillReads) {
+  // Written by an older program: no "match" in the header, checksums of the text alone.
+  const auto path = temp_path("legacy.jsonl");
+  play_into(path, 8);
+  const std::string text = slurp(path);
+  const std::string id = read_journal(path).header.id;
+  std::string legacy;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    auto j = nlohmann::json::parse(text.substr(start, end - start));
+    j.erase("match");
+    legacy += seal_line(j) + "\n";
+    start = end + 1;
+  }
+  spit(path, legacy);
+  const JournalContents c = read_journal(path);
+  EXPECT_FALSE(c.error);
+  EXPECT_TRUE(c.header.id.empty());
+  EXPECT_EQ(c.entries.size(), 8u);
+  EXPECT_FALSE(id.empty());
+}
+
+TEST(Journal, AMalformedIdentityIsNamed) {
+  const auto path = temp_path("bad_id.jsonl");
+  play_into(path, 2);
+  const std::string text = slurp(path);
+  const std::size_t nl = text.find('\n');
+  auto h = nlohmann::json::parse(text.substr(0, nl));
+  h["match"] = "not-an-id";
+  try {
+    (void)parse_journal(seal_line(h) + text.substr(nl), "bad_id.jsonl");
+    FAIL() << "accepted";
+  } catch (const DataException& e) {
+    EXPECT_EQ(e.error().field, "match");
+    EXPECT_EQ(e.error().line, 1);
+  }
 }
 
 TEST(Journal, ParsesNoGarbage) {
