@@ -380,7 +380,7 @@ void add_figure(CLI::App& root) {
       DataError first = problems.front();
       throw DataException(first);
     }
-    write_file_atomically(path, figure_file_text(f));
+    save_asset_file(path, figure_file_text(f));
     // What was saved, read back the way every command reads it.
     AssetLibrary saved;
     LoadReport report;

@@ -44,6 +44,10 @@ std::string default_journal_path(std::uint64_t seed) {
 void update_index(const std::string& journal) {
   try {
     match::MatchIndex index(match::default_index_path());
+    if (!index.memory_only().empty()) {
+      std::cerr << "note: the match index was not updated (" << index.memory_only() << ")\n";
+      return;
+    }
     index.record(fs::absolute(journal).string(), match::replay(match::read_journal(journal)));
   } catch (const std::exception& e) {
     std::cerr << "note: the match index was not updated (" << e.what() << ")\n";
@@ -103,6 +107,12 @@ match::RepairResult repair_any_journal(const std::string& path) {
 // Names the journals an index refresh could not read: no match silently disappears from a list
 // or a statistic.
 void print_skipped(const match::MatchIndex& index, std::ostream& out, const char* what) {
+  if (!index.memory_only().empty()) {
+    std::cerr << fmt::format(
+        "note: the match index could not be saved ({}); these were read from the journals in "
+        "{} themselves\n",
+        index.memory_only(), (fs::path(match::data_dir()) / "matches").string());
+  }
   for (const auto& sk : index.skipped()) {
     out << fmt::format("Not {} (this journal could not be read): {}\n    {}\n", what, sk.journal,
                        sk.reason);
@@ -518,6 +528,8 @@ void add_stats(CLI::App& root) {
                                   {"not_counted", skipped_json(index)}}
                        .dump()
                 << "\n";
+      std::ostringstream ignored;
+      print_skipped(index, ignored, "counted");  // the note on an index kept in memory only
       return;
     }
     std::cout << fmt::format("{} matches, {} finished\n", st.matches, st.finished);

@@ -23,14 +23,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Encodes a chart in memory and writes it atomically (a full disk keeps the old picture).
-void save_png(const fs::path& p, const cv::Mat& img) {
+// A chart as PNG bytes, for the report folder written whole.
+std::string png_bytes(const cv::Mat& img) {
   std::vector<uchar> bytes;
   if (!cv::imencode(".png", img, bytes)) {
-    throw DataException({p.string(), 0, "", "a picture OpenCV can encode as PNG"});
+    throw DataException({"<chart>", 0, "", "a picture OpenCV can encode as PNG"});
   }
-  write_file_atomically(
-      p.string(), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
 // A colour-blind-safe palette (Okabe–Ito), BGR.
@@ -76,10 +75,9 @@ struct Chart {
     cv::putText(img, text, {x - 8, area.y + area.height + 20}, cv::FONT_HERSHEY_SIMPLEX, 0.42,
                 {60, 60, 60}, 1, cv::LINE_AA);
   }
-  void save(const fs::path& p) const { save_png(p, img); }
 };
 
-void luck_chart(const match::MatchReport& rep, const fs::path& out) {
+cv::Mat luck_chart(const match::MatchReport& rep) {
   int max_count = 1;
   std::size_t bars = 0;
   for (const auto& l : rep.luck) {
@@ -89,10 +87,7 @@ void luck_chart(const match::MatchReport& rep, const fs::path& out) {
   }
   Chart c("Dice luck: faces seen (bars) against the exact expectation (line)", max_count * 1.15,
           "rolls");
-  if (bars == 0) {
-    c.save(out);
-    return;
-  }
+  if (bars == 0) return c.img;
   const double slot =
       static_cast<double>(c.area.width) / static_cast<double>(bars + rep.luck.size());
   double x = c.area.x + slot / 2;
@@ -114,10 +109,10 @@ void luck_chart(const match::MatchReport& rep, const fs::path& out) {
              fmt::format("d{}: {} rolls, p={:.2f}", l.sides, l.rolls, l.p_value), colour);
     x += slot;
   }
-  c.save(out);
+  return c.img;
 }
 
-void damage_chart(const match::MatchReport& rep, const fs::path& out) {
+cv::Mat damage_chart(const match::MatchReport& rep) {
   int max_clicks = 1;
   for (const auto& [name, rounds] : rep.damage_by_round) {
     for (int v : rounds)
@@ -143,10 +138,10 @@ void damage_chart(const match::MatchReport& rep, const fs::path& out) {
   for (int r = 0; r < rounds; r += std::max(1, rounds / 12)) {
     c.x_label(static_cast<int>(c.area.x + group * (r + 0.5)), std::to_string(r + 1));
   }
-  c.save(out);
+  return c.img;
 }
 
-void dial_chart(const match::MatchReport& rep, const fs::path& out) {
+cv::Mat dial_chart(const match::MatchReport& rep) {
   int max_value = 1;
   std::uint64_t last = 1;
   for (const auto& [name, hist] : rep.dials) {
@@ -187,7 +182,7 @@ void dial_chart(const match::MatchReport& rep, const fs::path& out) {
   }
   cv::Mat all;
   cv::vconcat(panels, all);
-  save_png(out, all);
+  return all;
 }
 
 std::string html_escape(const std::string& s) {
@@ -238,10 +233,11 @@ void add_report(CLI::App& root) {
                     notes.empty() ? "" : " (the journal is damaged: see the warnings below)");
     const match::MatchReport rep = match::build_report(replay);
     const fs::path dir(o->out);
-    fs::create_directories(dir);
-    luck_chart(rep, dir / "dice_luck.png");
-    damage_chart(rep, dir / "damage.png");
-    dial_chart(rep, dir / "dials.png");
+    // Built whole in memory, then written as one folder: a full disk or a kill leaves the old
+    // report (or none), never some new charts beside an old text.
+    std::vector<FolderFile> files{{"dice_luck.png", png_bytes(luck_chart(rep))},
+                                  {"damage.png", png_bytes(damage_chart(rep))},
+                                  {"dials.png", png_bytes(dial_chart(rep))}};
     // Markdown.
     std::ostringstream md;
     md << "# " << rep.title << "\n\n**" << rep.result << "** after " << rep.rounds << " rounds.\n\n"
@@ -324,10 +320,13 @@ void add_report(CLI::App& root) {
                            roll.is_ace() ? std::string("ace") : std::to_string(r.face),
                            roll.value());
       }
-      write_file_atomically((dir / "rolls.csv").string(), csv.str());
+      files.push_back({"rolls.csv", csv.str()});
     }
-    write_file_atomically((dir / "report.md").string(), md.str());
-    write_file_atomically((dir / "report.html").string(), html.str());
+    files.push_back({"report.md", md.str()});
+    files.push_back({"report.html", html.str()});
+    write_folder_atomically(
+        dir.string(), files,
+        {"report.md", "report.html", "dice_luck.png", "damage.png", "dials.png", "rolls.csv"});
     std::cout << fmt::format(
         "Report written to {} (report.md, report.html, dice_luck.png, damage.png, dials.png{})\n",
         dir.string(), o->csv ? ", rolls.csv" : "");

@@ -774,9 +774,16 @@ void add_tournament(CLI::App& parent) {
     };
     auto o = std::make_shared<Opts>();
     auto* cmd = t->add_subcommand("score", "The Duel's round score: Rep + runners/5 + nuyen/10");
-    cmd->add_option("--rep", o->rep, "Reputation")->required();
-    cmd->add_option("--runners", o->runners, "Σ cost of the surviving runners (¥)")->required();
-    cmd->add_option("--nuyen", o->nuyen, "unspent nuyen")->required();
+    // Bounded so the sum never overflows (it printed -1503238556): Reputation may be negative.
+    cmd->add_option("--rep", o->rep, "Reputation")
+        ->required()
+        ->check(CLI::Range(-1000000, 1000000));
+    cmd->add_option("--runners", o->runners, "Σ cost of the surviving runners (¥)")
+        ->required()
+        ->check(CLI::Range(0, 1000000));
+    cmd->add_option("--nuyen", o->nuyen, "unspent nuyen")
+        ->required()
+        ->check(CLI::Range(0, 1000000));
     cmd->add_flag("--exact", o->exact, "keep decimals (default: each conversion floored)");
     cmd->add_flag("--json", o->json, "print JSON");
     cmd->callback([o] {
@@ -799,7 +806,9 @@ void add_tournament(CLI::App& parent) {
     auto o = std::make_shared<Opts>();
     auto* cmd =
         t->add_subcommand("tiebreak", "Nuyen counting: unspent + runners' cost + trait ratings");
-    cmd->add_option("--nuyen", o->nuyen, "unspent nuyen")->required();
+    cmd->add_option("--nuyen", o->nuyen, "unspent nuyen")
+        ->required()
+        ->check(CLI::Range(0, 1000000));
     cmd->add_option("--runner", o->runners,
                     "a surviving runner: \"A: 3/3; Fame 2; cost 5\" (repeat)");
     cmd->add_flag("--json", o->json, "print JSON");

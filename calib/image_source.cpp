@@ -14,12 +14,17 @@
 
 #include "calib/videoio.hpp"
 #include "common/error.hpp"
+#include "common/regular_file.hpp"
 
 namespace duels::calib {
 
 namespace fs = std::filesystem;
 
 cv::Mat read_image(const std::string& path, int flags, const std::string& field) {
+  if (const auto kind = non_regular_file(path))
+    throw DataException(
+        {path, 0, field,
+         fmt::format("a picture file (this is {}; only regular files are read)", *kind)});
   std::error_code ec;
   if (!fs::is_regular_file(path, ec))
     throw DataException({path, 0, field, "a picture file (there is no such file)"});

@@ -14,11 +14,40 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace duels {
 
-/// Replaces `path` by `data` atomically (see the file comment). Throws DataException.
+/// Replaces `path` by `data` atomically (see the file comment). Only a regular file (or a new
+/// name) is written: a link, a device, a FIFO or a folder at `path` is refused with nothing
+/// written. Temporaries that a killed writer of the same file left behind are removed first.
+/// Throws DataException.
 void write_file_atomically(const std::string& path, std::string_view data);
+
+/// Why `path` cannot be replaced by a regular file, in words ("a regular file to write (this is a
+/// character device)…"), or nullopt when it is a regular file or does not exist. Links are not
+/// followed: a link is refused.
+std::optional<std::string> unwritable_target(const std::string& path);
+
+/// Removes the temporaries `.NAME.TAG-XXXXXX` beside `path` that no living writer holds (each
+/// writer keeps its temporary locked): what a kill in the middle of a write left behind.
+void remove_stale_temporaries(const std::string& path, std::string_view tag);
+
+/// One file of a folder written whole.
+struct FolderFile {
+  std::string name;  ///< a plain file name (no folder)
+  std::string bytes;
+};
+
+/// Makes the folder `dir` hold `files`, whole or not at all: they are written into a staging
+/// folder beside it (`.DIR.staging-XXXXXX`), each synced, and the staging folder is then swapped
+/// with `dir` in one step (renameat2 RENAME_EXCHANGE; a plain rename when `dir` is new). A
+/// failure at any step (a full disk) leaves `dir` exactly as it was. An existing `dir` may hold
+/// only regular files named in `ours` (what an earlier write made); anything else there is
+/// refused, so a folder of the player's other files is never swapped away. Throws
+/// DataException naming `dir`.
+void write_folder_atomically(const std::string& dir, const std::vector<FolderFile>& files,
+                             const std::vector<std::string>& ours);
 
 /// Writes all of `data` to the open descriptor `fd` (retrying short writes and EINTR). Throws
 /// DataException naming `path` on failure, with errno kept for the caller in `last_errno()`.

@@ -1,14 +1,18 @@
 #include "common/yaml_read.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <cstdint>
+#include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
+#include "common/regular_file.hpp"
 #include "common/utf8.hpp"
 
 namespace duels {
@@ -29,6 +33,74 @@ bool nesting_too_deep(const std::string& text) {
     }
   }
   return false;
+}
+
+// No data file of ours holds more than a few thousand values. Aliases (*name) repeat what their
+// anchor (&name) holds without copying it, so a dozen lines of aliases of aliases can stand for
+// billions of values, and every walk over the document (ours, yaml-cpp's) would take forever.
+constexpr std::uint64_t kMaxExpandedValues = 100000;
+
+// Counts the values of the first document with every alias expanded (saturating just above the
+// limit), from yaml-cpp's event stream, without building or walking the document.
+class ExpandedSize : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { leaf(anchor, 1); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t anchor) override {
+    const auto it = anchors_.find(anchor);
+    leaf(0, it == anchors_.end() ? 1 : it->second);
+  }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    leaf(anchor, 1);
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open_.push_back({anchor, 1});
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open_.push_back({anchor, 1});
+  }
+  void OnMapEnd() override { close(); }
+
+  [[nodiscard]] std::uint64_t total() const { return total_; }
+
+ private:
+  struct Open {
+    YAML::anchor_t anchor;
+    std::uint64_t size;
+  };
+  static std::uint64_t add(std::uint64_t a, std::uint64_t b) {
+    return std::min(a + b, kMaxExpandedValues + 1);  // both at most the limit + 1: no overflow
+  }
+  void leaf(YAML::anchor_t anchor, std::uint64_t size) {
+    if (anchor != 0) anchors_[anchor] = size;
+    if (open_.empty()) {
+      total_ = add(total_, size);
+    } else {
+      open_.back().size = add(open_.back().size, size);
+    }
+  }
+  void close() {
+    if (open_.empty()) return;
+    const Open done = open_.back();
+    open_.pop_back();
+    leaf(done.anchor, done.size);
+  }
+  std::vector<Open> open_;
+  std::map<YAML::anchor_t, std::uint64_t> anchors_;
+  std::uint64_t total_ = 0;
+};
+
+std::uint64_t expanded_values(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  ExpandedSize size;
+  parser.HandleNextDocument(size);
+  return size.total();
 }
 
 // The 1-based line of the first byte that is not valid UTF-8, or 0 when all of it is.
@@ -88,6 +160,13 @@ YAML::Node parse_yaml_text(const std::string& text, const std::string& file) {
   }
   YAML::Node root;
   try {
+    if (expanded_values(text) > kMaxExpandedValues) {
+      throw DataException({file, 0, "",
+                           fmt::format("a data file of at most {} values once its aliases "
+                                       "(*name) are expanded (this one holds more: aliases of "
+                                       "aliases multiply)",
+                                       kMaxExpandedValues)});
+    }
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw DataException({file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
@@ -98,19 +177,7 @@ YAML::Node parse_yaml_text(const std::string& text, const std::string& file) {
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw DataException({path, 0, "", fmt::format("{} (this is a folder)", what)});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", fmt::format("{} (it could not be opened)", what)});
-  std::ostringstream buffer;
-  try {
-    buffer << in.rdbuf();
-  } catch (const std::exception& e) {
-    throw DataException({path, 0, "", fmt::format("{} ({})", what, e.what())});
-  }
-  if (in.bad()) throw DataException({path, 0, "", fmt::format("{} (it could not be read)", what)});
-  return buffer.str();
+  return read_regular_file(path, what, kMaxDataFileBytes);
 }
 
 YAML::Node parse_yaml_file(const std::string& path) {

@@ -21,8 +21,9 @@ YAML::Node parse_yaml_text(const std::string& text, const std::string& file);
 /// Reads a file and parses it; unreadable files become a DataException naming the file.
 YAML::Node parse_yaml_file(const std::string& path);
 
-/// Reads a whole file the user named. A missing or unreadable file, or a folder, becomes a
-/// DataException naming the file: "FILE: `what` (this is a folder)".
+/// Reads a whole file the user named: a regular file of at most kMaxDataFileBytes. A missing or
+/// unreadable file, a folder, a FIFO, a device or a file too large becomes a DataException
+/// naming the file: "FILE: `what` (this is a folder)" (see common/regular_file.hpp).
 std::string read_text_file(const std::string& path, const std::string& what);
 
 /// Reads typed fields out of YAML nodes and collects every problem instead of stopping at the

@@ -1,5 +1,7 @@
 #include "duels/asset_writer.hpp"
 
+#include "common/atomic_file.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -219,36 +221,11 @@ std::string file_stem(std::string_view name) {
   return out.empty() ? "figure" : out;
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
+void save_asset_file(const std::string& path, const std::string& text) {
+  const std::filesystem::path target(path);
   std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  std::string tmp = (target.has_parent_path() ? target.parent_path() : fs::path("."))
-                        .append("." + target.filename().string() + ".XXXXXX")
-                        .string();
-  const int fd = mkstemp(tmp.data());
-  if (fd < 0)
-    throw DataException({path, 0, "", fmt::format("a writable folder ({})", std::strerror(errno))});
-  std::size_t done = 0;
-  bool ok = true;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ok = false;
-      break;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const int saved_errno = errno;
-  ok = ok && ::fchmod(fd, 0644) == 0 && ::fsync(fd) == 0;
-  ok = (::close(fd) == 0) && ok;
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = ok ? errno : saved_errno;
-    ::unlink(tmp.c_str());
-    throw DataException({path, 0, "", fmt::format("a writable file ({})", std::strerror(e))});
-  }
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  write_file_atomically(path, text);
 }
 
 }  // namespace duels

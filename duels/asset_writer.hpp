@@ -39,9 +39,9 @@ std::vector<DataError> check_team(const TeamDef& team, const AssetLibrary& libra
 /// A file name for a name: "Street Samurai #2" → "street-samurai-2".
 std::string file_stem(std::string_view name);
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder, flushed and synced,
-/// then renamed over `path` (a reader sees the old file or the new one, never half of one).
-/// Makes the folder when it is missing. Throws DataException when it cannot.
-void write_file_atomically(const std::string& path, const std::string& text);
+/// Saves a figure, gear or team file: makes its folder when it is missing, then writes it with
+/// write_file_atomically() (common/atomic_file.hpp: the old file or the new one, never half;
+/// never through a link or onto a device). Throws DataException when it cannot.
+void save_asset_file(const std::string& path, const std::string& text);
 
 }  // namespace duels

@@ -447,11 +447,7 @@ void load_asset_file(const std::string& path, AssetLibrary& library, LoadReport&
                      const AssetLibrary* references) {
   std::vector<std::pair<PendingTeam, std::string>> teams;
   try {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataException({path, 0, "", "a readable file (it could not be opened)"});
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    load_one(buf.str(), path, library, report, teams);
+    load_one(read_text_file(path, "a readable file"), path, library, report, teams);
   } catch (const DataException& e) {
     report.errors.push_back(e.error());
   }
@@ -485,10 +481,14 @@ AssetLibrary load_asset_libraries(const std::vector<std::string>& dirs) {
   // Figures and gear first, then teams (which refer to them).
   std::vector<std::pair<PendingTeam, std::string>> teams;
   for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    load_one(buf.str(), f, library, report, teams);
+    // Only regular files of bounded size: a FIFO, a link to /dev/zero or a huge file dropped in
+    // the folder is named as such, never waited on.
+    try {
+      load_one(read_text_file(f, "a readable figure, gear or team file"), f, library, report,
+               teams);
+    } catch (const DataException& e) {
+      report.errors.push_back(e.error());
+    }
   }
   resolve_teams(teams, library, report);
   if (!report.ok()) {

@@ -249,11 +249,7 @@ Scene parse_scene(const std::string& text, const std::string& file, const Figure
 }
 
 Scene load_scene_file(const std::string& path, const FigureLookup& figures) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", "a readable scene file (it could not be opened)"});
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_scene(buffer.str(), path, figures);
+  return parse_scene(read_text_file(path, "a readable scene file"), path, figures);
 }
 
 Obstacles line_of_fire_obstacles(const Scene& scene, std::size_t attacker, std::size_t target) {

@@ -16,12 +16,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A failure of the index database itself (not of a journal): its SQLite code says whether the
+// file is damaged (set it aside) or only cannot be written now (a full disk: work in memory).
+struct IndexError : std::runtime_error {
+  IndexError(sqlite3* db, int rc)
+      : std::runtime_error(fmt::format("match index: {}",
+                                       db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc))),
+        code(rc & 0xff) {}
+  IndexError(const std::string& what, int rc) : std::runtime_error(what), code(rc) {}
+  [[nodiscard]] bool damaged() const {
+    return code == SQLITE_CORRUPT || code == SQLITE_NOTADB || code == SQLITE_ERROR;
+  }
+  int code;
+};
+
 // A prepared statement that finalizes itself.
 class Stmt {
  public:
   Stmt(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) {
-      throw std::runtime_error(fmt::format("match index: {}", sqlite3_errmsg(db)));
+    if (const int rc = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); rc != SQLITE_OK) {
+      throw IndexError(db, rc);
     }
   }
   ~Stmt() { sqlite3_finalize(s_); }
@@ -43,7 +57,7 @@ class Stmt {
     const int rc = sqlite3_step(s_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw std::runtime_error(fmt::format("match index: {}", sqlite3_errmsg(db_)));
+    throw IndexError(db_, rc);
   }
   void run() {
     step();
@@ -86,34 +100,63 @@ MatchIndex::MatchIndex(const std::string& db_path) {
   fs::create_directories(fs::path(db_path).parent_path(), ec);
   try {
     open_and_check(db_path);
-  } catch (const std::exception&) {
-    // The journals are the truth and the index only a cache of them: set the unreadable file
-    // aside and start again (refresh() reads every journal back into it).
+    return;
+  } catch (const IndexError& e) {
     sqlite3_close(db_);
     db_ = nullptr;
-    fs::rename(db_path, db_path + ".unreadable", ec);
-    if (ec) fs::remove(db_path, ec);
-    for (const char* side : {"-wal", "-shm", "-journal"})
-      fs::remove(db_path + side, ec);
+    if (!e.damaged()) {
+      // It cannot be opened or written now (a full disk, a read-only folder): the journals are
+      // the truth, so list from them in memory and say so.
+      open_in_memory(e.what());
+      return;
+    }
+  }
+  // The journals are the truth and the index only a cache of them: set the damaged file aside
+  // and start again (refresh() reads every journal back into it).
+  fs::rename(db_path, db_path + ".unreadable", ec);
+  if (ec) fs::remove(db_path, ec);
+  for (const char* side : {"-wal", "-shm", "-journal"})
+    fs::remove(db_path + side, ec);
+  try {
     open_and_check(db_path);
     rebuilt_ = true;
+  } catch (const IndexError& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    open_in_memory(e.what());
   }
 }
 
+void MatchIndex::open_in_memory(const std::string& why) {
+  memory_only_ = why;
+  if (const int rc = sqlite3_open(":memory:", &db_); rc != SQLITE_OK)
+    throw IndexError("match index: out of memory", rc);
+  create_tables();
+}
+
+void MatchIndex::switch_to_memory(const std::string& why) {
+  sqlite3_close(db_);
+  db_ = nullptr;
+  open_in_memory(why);
+}
+
 void MatchIndex::open_and_check(const std::string& db_path) {
-  if (sqlite3_open(db_path.c_str(), &db_) != SQLITE_OK) {
-    const std::string msg = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw std::runtime_error(fmt::format("cannot open the match index {}: {}", db_path, msg));
+  if (const int rc = sqlite3_open(db_path.c_str(), &db_); rc != SQLITE_OK) {
+    throw IndexError(fmt::format("cannot open the match index {}: {}", db_path,
+                                 db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory"),
+                     rc);
   }
   sqlite3_busy_timeout(db_, 2000);
   {
     Stmt check(db_, "PRAGMA quick_check;");
     if (!check.step() || check.text(0) != "ok")
-      throw std::runtime_error("match index: damaged (" + check.text(0) + ")");
+      throw IndexError("match index: damaged (" + check.text(0) + ")", SQLITE_CORRUPT);
   }
   exec("PRAGMA journal_mode=WAL;");
+  create_tables();
+}
+
+void MatchIndex::create_tables() {
   exec(R"(CREATE TABLE IF NOT EXISTS matches(
             journal TEXT PRIMARY KEY, created TEXT, teams TEXT, seed INTEGER, events INTEGER,
             round INTEGER, status TEXT, finished INTEGER, size INTEGER, mtime INTEGER);
@@ -145,10 +188,10 @@ MatchIndex::~MatchIndex() {
 
 void MatchIndex::exec(const char* sql) const {
   char* err = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    const std::string msg = err != nullptr ? err : "unknown error";
+  if (const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err); rc != SQLITE_OK) {
+    const std::string msg = err != nullptr ? err : sqlite3_errstr(rc);
     sqlite3_free(err);
-    throw std::runtime_error("match index: " + msg);
+    throw IndexError("match index: " + msg, rc & 0xff);
   }
 }
 
@@ -233,12 +276,24 @@ void MatchIndex::record(const std::string& journal, const Replay& r) {
     }
     exec("COMMIT;");
   } catch (...) {
-    exec("ROLLBACK;");
+    sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);  // never hides the first error
     throw;
   }
 }
 
 int MatchIndex::refresh(const std::string& folder) {
+  try {
+    return refresh_once(folder);
+  } catch (const IndexError& e) {
+    if (!memory_only_.empty()) throw;
+    // The index cannot be written (a full disk): the journals are the truth, read them again
+    // into memory and say so.
+    switch_to_memory(e.what());
+    return refresh_once(folder);
+  }
+}
+
+int MatchIndex::refresh_once(const std::string& folder) {
   skipped_.clear();
   std::set<std::string> present;
   int reread = 0;
@@ -260,6 +315,8 @@ int MatchIndex::refresh(const std::string& folder) {
       }
       record(path, replay(contents));
       ++reread;
+    } catch (const IndexError&) {
+      throw;  // the index, not the journal
     } catch (const std::exception& ex) {
       // An unreadable journal is not a match to list or count: drop what was known of it, and
       // say so wherever matches are listed or counted.

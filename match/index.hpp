@@ -85,13 +85,23 @@ class MatchIndex {
   [[nodiscard]] Stats stats() const;
   /// The database was unreadable and was started again.
   [[nodiscard]] bool rebuilt() const { return rebuilt_; }
+  /// Why the index is held in memory only, or empty when it is the file: a database that cannot
+  /// be opened or written (a full disk, a read-only folder) is never a reason to list nothing;
+  /// the journals of the folder are read into memory instead (those given with --journal
+  /// elsewhere are then not listed), and every list and statistic says so.
+  [[nodiscard]] const std::string& memory_only() const { return memory_only_; }
 
  private:
   void exec(const char* sql) const;
   void open_and_check(const std::string& db_path);
+  void create_tables();
+  void open_in_memory(const std::string& why);
+  void switch_to_memory(const std::string& why);
+  int refresh_once(const std::string& folder);
   void forget(const std::string& journal);
   sqlite3* db_ = nullptr;
   bool rebuilt_ = false;
+  std::string memory_only_;
   std::vector<SkippedJournal> skipped_;
 };
 

@@ -21,6 +21,7 @@
 #include "common/atomic_file.hpp"
 #include "common/json_depth.hpp"
 #include "common/json_words.hpp"
+#include "common/regular_file.hpp"
 
 namespace duels::match {
 
@@ -123,17 +124,18 @@ void lock_or_refuse(int fd, const std::string& path) {
 }
 
 std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", "a readable journal file (it could not be opened)"});
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
+  return read_regular_file(path, "a readable journal file", kMaxJournalBytes);
 }
 
 // Writes `bytes` as a backup of `path` and reads it back; returns the backup's path.
 std::string verified_backup(const std::string& path, const std::string& bytes) {
   std::string backup = path + ".damaged";
-  for (int k = 2; std::filesystem::exists(backup); ++k)
+  // A name nothing holds, not even a link (exists() would follow a planted dangling link).
+  const auto taken = [](const std::string& p) {
+    std::error_code ec;
+    return std::filesystem::symlink_status(p, ec).type() != std::filesystem::file_type::not_found;
+  };
+  for (int k = 2; taken(backup); ++k)
     backup = fmt::format("{}.damaged-{}", path, k);
   try {
     write_file_atomically(backup, bytes);
@@ -172,15 +174,34 @@ std::string cut_torn_tail(int fd, const std::string& path, std::uint64_t keep) {
   const std::string record =
       fmt::format("# {}: {} bytes cut off at byte {} (a line torn by a crash)\n{}\n", utc_now(),
                   all.size() - keep, keep, all.substr(keep));
-  const int tfd = ::open(torn.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  // Never through a planted link, never into a FIFO or a device: a regular file of our own.
+  struct stat before {};
+  const bool existed = ::lstat(torn.c_str(), &before) == 0;
+  const int tfd =
+      ::open(torn.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+  if (tfd < 0 && errno == ELOOP) {
+    throw DataException({torn, 0, "",
+                         "a regular file to keep the torn line in (this is a link: it is not "
+                         "followed; move it away); nothing was changed"});
+  }
   if (tfd < 0) io_fail(torn);
   struct stat st {};
   const bool ok = ::fstat(tfd, &st) == 0;
+  if (ok && !S_ISREG(st.st_mode)) {
+    ::close(tfd);
+    throw DataException(
+        {torn, 0, "",
+         fmt::format("a regular file to keep the torn line in (this is {}; move it away); "
+                     "nothing was changed",
+                     non_regular_kind(st.st_mode).value_or("not a regular file"))});
+  }
   try {
     write_all(tfd, record, torn);
   } catch (const DataException& e) {
-    // Take back a partial record so the file holds whole records only.
+    // Take back a partial record so the file holds whole records only, and a file this attempt
+    // made, so a retry on a full disk leaves no empty FILE.torn behind.
     if (ok) (void)!::ftruncate(tfd, st.st_size);
+    if (!existed && ok && st.st_size == 0) ::unlink(torn.c_str());
     ::close(tfd);
     throw DataException({path, 0, "",
                          fmt::format("room to keep the torn last line before it is cut ({}); "
@@ -441,7 +462,9 @@ JournalWriter JournalWriter::create(const std::string& path, const JournalHeader
                          "a new file name (this journal exists; it is never "
                          "overwritten)"});
   // The header goes to a locked temporary file that is then linked in under the journal's name:
-  // a full disk or a crash leaves no empty or half-written journal behind.
+  // a full disk or a crash leaves no empty or half-written journal behind (and what a kill left
+  // is removed here).
+  remove_stale_temporaries(path, "new");
   const std::string dir = parent.empty() ? std::string(".") : parent.string();
   std::string tmp = (std::filesystem::path(dir) /
                      ("." + std::filesystem::path(path).filename().string() + ".new-XXXXXX"))

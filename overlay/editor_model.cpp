@@ -218,7 +218,7 @@ std::string save_draft(const FigureDraft& draft, EditorLibrary& library,
       why = c.field_errors.begin()->first + ": " + c.field_errors.begin()->second;
     throw DataException({c.path, 0, "", "a complete figure (" + why + ")"});
   }
-  write_file_atomically(c.path, figure_file_text(*c.figure));
+  save_asset_file(c.path, figure_file_text(*c.figure));
   library.reload();
   return c.path;
 }
@@ -266,7 +266,7 @@ std::string save_team(const TeamDef& team, EditorLibrary& library) {
     throw DataException({path, 0, "", "a complete team (" + problems[0] + ")"});
   TeamDef t = team;
   t.name = trim(t.name);
-  write_file_atomically(path, team_file_text(t));
+  save_asset_file(path, team_file_text(t));
   library.reload();
   return path;
 }

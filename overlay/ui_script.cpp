@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/regular_file.hpp"
 
 namespace duels::overlay {
 
@@ -182,11 +183,7 @@ std::vector<UiAction> parse_ui_script(std::string_view text, const std::string& 
 }
 
 std::vector<UiAction> load_ui_script(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw DataException({path, 0, "", "a readable UI script file"});
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_ui_script(ss.str(), path);
+  return parse_ui_script(read_regular_file(path, "a readable UI script file"), path);
 }
 
 std::string describe(const UiAction& a) {

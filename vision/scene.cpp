@@ -399,12 +399,7 @@ SceneSpec parse_scene_spec(const std::string& text, const std::string& file) {
 }
 
 SceneSpec load_scene_spec(const std::string& path) {
-  const YAML::Node probe = parse_yaml_file(path);  // throws a clear error when unreadable
-  (void)probe;
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_scene_spec(ss.str(), path);
+  return parse_scene_spec(read_text_file(path, "a readable scene file"), path);
 }
 
 SceneSpec load_named_scene(const std::string& name_or_path, const std::string& assets_dir) {

@@ -46,11 +46,7 @@ std::vector<Metatype> parse_metatypes(const std::string& text, const std::string
 }
 
 std::vector<Metatype> load_metatypes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataException({path, 0, "", "a readable file (it could not be opened)"});
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_metatypes(buffer.str(), path);
+  return parse_metatypes(read_text_file(path, "a readable file"), path);
 }
 
 const Metatype* find_metatype(const std::vector<Metatype>& table, const std::string& name) {

@@ -2,7 +2,13 @@
 // row of the issue's table, each written to fail before its fix.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "files.hpp"
 #include "match/journal.hpp"
@@ -194,6 +200,11 @@ TEST(Row52, ImpossibleNumbersAreRefusedNotAnswered) {
   Outcome r = run(box.env, "srtcg solo reequip --in-play 2147483647 --card 2");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_FALSE(has(r.out, "-2")) << r.out;
+  r = run(box.env, "srtcg tournament score --rep 2147483647 --runners 2147483647 --nuyen 9");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_FALSE(has(r.out, "-1503238556")) << r.out;
+  r = run(box.env, "srtcg tournament tiebreak --nuyen 2147483647 --runner \"A: 3/3; cost 5\"");
+  EXPECT_EQ(r.code, 2) << r.out;
   r = run(box.env, "resolve --weapon -5 --body 5 --attack white:d6=3");
   EXPECT_EQ(r.code, 2) << r.out;
   r = run(box.env, "print board --cols 0 --out " + box.file("b.pdf"));
@@ -209,6 +220,129 @@ TEST(Row52, ImpossibleNumbersAreRefusedNotAnswered) {
   r = run(box.env, "figure check " + box.file("neg.yaml"));
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_TRUE(has(r.out, "a dial value from 0 to 99")) << r.out;
+}
+
+// Row 8: `--out` onto a link, a FIFO or a device replaced it with a regular file, and FILE.torn
+// followed a planted link.
+TEST(Row52, OnlyRegularFilesAreWrittenAndSideFilesFollowNoLink) {
+  Sandbox box("regular_out");
+  const std::string real = box.file("mine.pdf");
+  spit(real, "the player's own file\n");
+  const std::string link = box.file("board.pdf");
+  fs::create_symlink(real, link);
+  Outcome r = run(box.env, "print board --out " + link);
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "not a link")) << r.out;
+  EXPECT_EQ(slurp(real), "the player's own file\n");
+  const std::string fifo = box.file("fifo.pdf");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  r = shell(box.env + " timeout 60 " + duels_test::binary() + " print board --out " + fifo);
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "this is a FIFO")) << r.out;
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  // A character device (as root, a rename over /dev/null replaced it): a node of our own, so a
+  // regression could only replace that one.
+  const std::string dev = box.file("null.pdf");
+  if (::mknod(dev.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0) {
+    r = run(box.env, "print board --out " + dev);
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_TRUE(has(r.out, "this is a character device")) << r.out;
+    EXPECT_TRUE(fs::is_character_file(dev));
+  }
+
+  // A torn last line is kept in FILE.torn before it is cut: a link planted there is not followed.
+  const std::string j = autoplayed(box, "m.jsonl", 20);
+  const std::string whole = slurp(j);
+  spit(j, whole + "{\"seq\":21,\"ty");
+  const std::string outside = box.file("outside.txt");
+  spit(outside, "not the journal's\n");
+  fs::create_symlink(outside, j + ".torn");
+  r = run(box.env, "match undo " + j);
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "this is a link: it is not followed")) << r.out;
+  EXPECT_EQ(slurp(outside), "not the journal's\n");
+  EXPECT_EQ(slurp(j), whole + "{\"seq\":21,\"ty");
+}
+
+// Row 9: a YAML alias bomb, a FIFO or a link to /dev/zero in the figures folder hung every
+// command that loads the library.
+TEST(Row52, WhatIsDroppedInTheFiguresFolderIsNamedNeverWaitedOn) {
+  Sandbox box("figures_folder");
+  const fs::path figures = box.dir / "data" / "duels-companion" / "figures";
+  fs::create_directories(figures);
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'k'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int k = 0; k < 9; ++k)
+      bomb += std::string(k == 0 ? "" : ", ") + "*" + static_cast<char>(c - 1);
+    bomb += "]\n";
+  }
+  const std::vector<std::pair<std::string, std::function<void(const std::string&)>>> kinds{
+      {"an alias bomb", [&](const std::string& f) { spit(f, bomb); }},
+      {"a FIFO", [](const std::string& f) { ASSERT_EQ(::mkfifo(f.c_str(), 0644), 0); }},
+      {"a link to /dev/zero", [](const std::string& f) { fs::create_symlink("/dev/zero", f); }}};
+  const std::vector<std::string> said{"once its aliases (*name) are expanded", "this is a FIFO",
+                                      "this is a character device"};
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    const std::string f = (figures / "dropped.yaml").string();
+    fs::remove(f);
+    kinds[k].second(f);
+    // `timeout` turns a hang into a failure here instead of a stuck test.
+    const Outcome r = shell(box.env + " timeout 60 " + duels_test::binary() + " figure show Razor");
+    EXPECT_NE(r.code, 124) << kinds[k].first << " hung the library";
+    EXPECT_EQ(r.code, 3) << kinds[k].first << ": " << r.out;
+    EXPECT_TRUE(has(r.out, f)) << r.out;
+    EXPECT_TRUE(has(r.out, said[k])) << kinds[k].first << ": " << r.out;
+  }
+}
+
+// Row 10: a full disk replaced two of the three charts of a report before failing "nothing was
+// changed"; a retried cut on a full disk left an empty FILE.torn; `match list` failed outright.
+TEST(Row52, AFullDiskLeavesTheOldReportWholeAndStillLists) {
+  Sandbox box("full_disk");
+  const std::string j = autoplayed(box, "m.jsonl", 80);
+  const std::string out = box.file("report");
+  Outcome r = run(box.env, "match report " + j + " --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::map<std::string, std::string> before;
+  for (const auto& e : fs::directory_iterator(out))
+    before[e.path().filename().string()] = slurp(e.path());
+  ASSERT_EQ(before.size(), 5u);
+  for (long long budget : {0LL, 40000LL, 120000LL, 170000LL}) {
+    r = run("DUELS_FAULT_WRITE_BUDGET=" + std::to_string(budget) + " " + box.env,
+            "match report " + j + " --out " + out + " --csv");
+    EXPECT_EQ(r.code, 3) << budget << ": " << r.out;
+    EXPECT_TRUE(has(r.out, "nothing was changed")) << r.out;
+    std::map<std::string, std::string> after;
+    for (const auto& e : fs::directory_iterator(out))
+      after[e.path().filename().string()] = slurp(e.path());
+    EXPECT_EQ(after, before) << "the report changed on a full disk (budget " << budget << ")";
+  }
+  EXPECT_EQ(box.count(), 3) << "a staging folder was left behind";  // data, m.jsonl, report
+  // A player's folder is never swapped away.
+  spit(out + "/notes.txt", "mine");
+  r = run(box.env, "match report " + j + " --out " + out);
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r.out, "it also holds notes.txt")) << r.out;
+
+  // A torn line on a full disk: the cut is refused, twice, and leaves no empty FILE.torn.
+  const std::string whole = slurp(j);
+  spit(j, whole + "{\"seq\":81");
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    r = run("DUELS_FAULT_WRITE_BUDGET=0 " + box.env, "match undo " + j);
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_FALSE(fs::exists(j + ".torn")) << "attempt " << attempt;
+  }
+
+  // `match list` with an index that cannot be written (file size limit: a full disk to it).
+  fs::create_directories(box.dir / "data" / "duels-companion" / "matches");
+  fs::copy_file(j, box.dir / "data" / "duels-companion" / "matches" / "m.jsonl");
+  fs::remove(box.dir / "data" / "duels-companion" / "index.sqlite");
+  r = shell("export " + box.env + "; trap '' XFSZ; ulimit -f 1; " + duels_test::binary() +
+            " match list");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "m.jsonl")) << r.out;
+  EXPECT_TRUE(has(r.out, "the match index could not be saved")) << r.out;
 }
 
 }  // namespace

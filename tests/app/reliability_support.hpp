@@ -39,6 +39,17 @@ inline Outcome run(const std::string& env, const std::string& args, bool stderr_
   return r;
 }
 
+// Runs a shell command line as it is (stderr joined), for what `run` cannot say: a `timeout`
+// around the program, a limit set before it starts.
+inline Outcome shell(const std::string& script) {
+  const duels::testing::Captured c = duels::testing::capture("{ " + script + " ; } 2>&1");
+  Outcome r;
+  r.out = c.out;
+  if (WIFEXITED(c.status)) r.code = WEXITSTATUS(c.status);
+  if (r.code > 128) r.signal = r.code - 128;
+  return r;
+}
+
 struct Sandbox {
   fs::path dir;
   std::string env;

@@ -132,17 +132,17 @@ TEST(AssetWriter, FileStems) {
   EXPECT_EQ(file_stem("  "), "figure");
 }
 
-TEST(AssetWriter, AtomicWriteReplacesAndLeavesNoTemporaryFile) {
+TEST(AssetWriter, SavingMakesTheFolderAndLeavesNoTemporaryFile) {
   TempFolder dir;
   const fs::path p = dir.path / "sub" / "f.yaml";
-  write_file_atomically(p.string(), "one\n");
-  write_file_atomically(p.string(), "two\n");
+  save_asset_file(p.string(), "one\n");
+  save_asset_file(p.string(), "two\n");
   std::ifstream in(p);
   std::stringstream s;
   s << in.rdbuf();
   EXPECT_EQ(s.str(), "two\n");
   EXPECT_EQ(std::distance(fs::directory_iterator(p.parent_path()), fs::directory_iterator()), 1);
-  EXPECT_THROW(write_file_atomically("/proc/no/such/f.yaml", "x"), DataException);
+  EXPECT_THROW(save_asset_file("/proc/no/such/f.yaml", "x"), DataException);
 }
 
 TEST(DataFolder, OwnFiguresLoadBesideTheSamples) {
