@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "app/command.hpp"
+#include "app/length_option.hpp"
 #include "calib/camera_file.hpp"
 #include "calib/coverage.hpp"
 #include "calib/folder.hpp"
@@ -51,15 +52,6 @@ void add_pattern_options(CLI::App* cmd, PatternOptions& o) {
                   "acircles: spacing between rows (OpenCV's convention)");
   cmd->add_option("--marker", o.marker, "charuco: marker size with unit, e.g. 18mm");
   cmd->add_option("--dict", o.dict, "charuco: ArUco dictionary")->capture_default_str();
-}
-
-double length_mm(const std::string& text, const char* flag) {
-  const auto mm = calib::parse_length_mm(text);
-  if (!mm) {
-    throw UsageError(fmt::format("{} wants a length with a unit, e.g. 25mm, 2.5cm or 1in, not '{}'",
-                                 flag, text));
-  }
-  return *mm;
 }
 
 calib::PatternSpec pattern_from(const PatternOptions& o) {

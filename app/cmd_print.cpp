@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "app/length_option.hpp"
 #include "calib/printable.hpp"
 #include "calib/units.hpp"
 #include "duels/assets.hpp"
@@ -24,15 +25,6 @@ calib::Paper paper_from(const std::string& name) {
     throw UsageError(fmt::format("--paper is letter, a4, legal, a3 or tabloid, not '{}'", name));
   }
   return *paper;
-}
-
-double length_mm(const std::string& text, const char* flag) {
-  const auto mm = calib::parse_length_mm(text);
-  if (!mm) {
-    throw UsageError(
-        fmt::format("{} wants a length with a unit, e.g. 25mm or 1.5in, not '{}'", flag, text));
-  }
-  return *mm;
 }
 
 void report(const std::vector<std::string>& files, const std::string& what,
