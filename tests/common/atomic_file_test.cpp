@@ -19,13 +19,22 @@ using duels_test::slurp;
 
 namespace fs = std::filesystem;
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d =
-      fs::path(::testing::TempDir()) / ("atomic_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+// A fresh folder for one test, removed again when the test ends (whatever it left in it).
+struct FreshDir {
+  fs::path path;
+  explicit FreshDir(const std::string& name)
+      : path(fs::path(::testing::TempDir()) /
+             ("atomic_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~FreshDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  FreshDir(const FreshDir&) = delete;
+  FreshDir& operator=(const FreshDir&) = delete;
+};
 
 int files_in(const fs::path& d) {
   int n = 0;
@@ -39,7 +48,8 @@ struct BudgetReset {
 };
 
 TEST(AtomicFile, WritesAndReplaces) {
-  const fs::path d = fresh_dir("replace");
+  const FreshDir dir("replace");
+  const fs::path& d = dir.path;
   const std::string p = (d / "a.txt").string();
   duels::write_file_atomically(p, "first");
   duels::write_file_atomically(p, "second, longer");
@@ -50,7 +60,8 @@ TEST(AtomicFile, WritesAndReplaces) {
 
 TEST(AtomicFile, InjectedFullDiskKeepsTheOldFileAndLeavesNoTemporary) {
   BudgetReset reset;
-  const fs::path d = fresh_dir("inject");
+  const FreshDir dir("inject");
+  const fs::path& d = dir.path;
   const std::string p = (d / "cam.yml").string();
   duels::write_file_atomically(p, "old calibration");
   const std::string big(100000, 'x');
@@ -72,7 +83,8 @@ TEST(AtomicFile, InjectedFullDiskKeepsTheOldFileAndLeavesNoTemporary) {
 
 TEST(AtomicFile, NothingIsCreatedWhenTheWriteFails) {
   BudgetReset reset;
-  const fs::path d = fresh_dir("nothing");
+  const FreshDir dir("nothing");
+  const fs::path& d = dir.path;
   duels::set_write_budget(10);
   EXPECT_THROW(duels::write_file_atomically((d / "new.png").string(), std::string(100, 'p')),
                duels::DataException);
@@ -80,7 +92,8 @@ TEST(AtomicFile, NothingIsCreatedWhenTheWriteFails) {
 }
 
 TEST(AtomicFile, MissingFolderAndFolderTargetAreLocatedErrors) {
-  const fs::path d = fresh_dir("folder");
+  const FreshDir dir("folder");
+  const fs::path& d = dir.path;
   EXPECT_THROW(duels::write_file_atomically((d / "no" / "x.txt").string(), "x"),
                duels::DataException);
   fs::create_directories(d / "sub");
@@ -91,7 +104,8 @@ TEST(AtomicFile, MissingFolderAndFolderTargetAreLocatedErrors) {
 // The same on a real full disk: a 64 KB tmpfs. Needs root and mount permission; skipped
 // (never failed) where the machine does not allow it — the injected variant above always runs.
 TEST(AtomicFile, RealFullTmpfsKeepsTheOldFile) {
-  const fs::path d = fresh_dir("tmpfs");
+  const FreshDir dir("tmpfs");
+  const fs::path& d = dir.path;
   if (::mount("tmpfs", d.c_str(), "tmpfs", 0, "size=64k") != 0) {
     GTEST_SKIP() << "cannot mount a tmpfs here (needs root): the injected variant covers this";
   }
