@@ -229,18 +229,7 @@ TEST(Campaign, TwoWriters) {
         (box.env + " " + duels_test::binary() + " match resume " + j + " >/dev/null 2>&1").c_str(),
         "w");
     ASSERT_NE(first, nullptr);
-    struct stat st {};
-    ASSERT_EQ(::stat(j.c_str(), &st), 0);
-    const std::string inode = ":" + std::to_string(st.st_ino) + " ";
-    bool locked = false;
-    for (int i = 0; i < 400 && !locked; ++i) {
-      std::ifstream locks("/proc/locks");
-      std::string line;
-      while (std::getline(locks, line))
-        locked = locked || (has(line, "FLOCK") && has(line, inode));
-      if (!locked) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    ASSERT_TRUE(locked) << "the first writer never took the lock";
+    ASSERT_TRUE(wait_for_flock(j)) << "the first writer never took the lock";
     const Outcome r = checked(t, box.env, second[static_cast<std::size_t>(k) % second.size()] + j);
     ++t.trials;
     if (r.code == 3 && has(r.out, "open for writing by pid") && has(r.out, "match resume"))

@@ -1,7 +1,12 @@
 #pragma once
 /// @file What the reliability tests share: running the real `duels` with an environment, a
 /// sandbox folder per test, a journal by the built-in opponent, a damaged line.
+#include <sys/stat.h>
 #include <sys/wait.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
 
 #include <filesystem>
 #include <string>
@@ -19,6 +24,10 @@ using duels_test::slurp;
 using duels_test::spit;
 
 namespace fs = std::filesystem;
+
+inline bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 struct Outcome {
   int code = -1;    ///< exit code; -1 when killed by a signal
@@ -50,6 +59,23 @@ inline Outcome shell(const std::string& script) {
   return r;
 }
 
+// Waits up to 10 s until some process holds a flock on `path` (/proc/locks lists it by the
+// file's inode): a writer started in the background has opened the journal.
+inline bool wait_for_flock(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  const std::string inode = ":" + std::to_string(st.st_ino) + " ";
+  for (int i = 0; i < 400; ++i) {
+    std::ifstream locks("/proc/locks");
+    std::string line;
+    while (std::getline(locks, line)) {
+      if (has(line, "FLOCK") && has(line, inode)) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  return false;
+}
+
 struct Sandbox {
   fs::path dir;
   std::string env;
@@ -77,10 +103,6 @@ inline std::string autoplayed(const Sandbox& box, const std::string& name, int c
                             std::to_string(commands) + " --journal " + j);
   EXPECT_EQ(r.code, 0) << r.out;
   return j;
-}
-
-inline bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace duels_reliability

@@ -179,19 +179,7 @@ TEST(Row, TwoWritersOnOneJournal) {
   std::signal(SIGPIPE, SIG_IGN);
   FILE* first = popen(first_cmd.c_str(), "w");
   ASSERT_NE(first, nullptr);
-  // Wait until it holds the journal's lock (/proc/locks lists it by the file's inode).
-  struct stat st {};
-  ASSERT_EQ(::stat(j.c_str(), &st), 0);
-  const std::string inode = ":" + std::to_string(st.st_ino) + " ";
-  bool locked = false;
-  for (int i = 0; i < 400 && !locked; ++i) {
-    std::ifstream locks("/proc/locks");
-    std::string line;
-    while (std::getline(locks, line))
-      locked = locked || (has(line, "FLOCK") && has(line, inode));
-    if (!locked) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  }
-  ASSERT_TRUE(locked) << "the first writer never took the lock";
+  ASSERT_TRUE(wait_for_flock(j)) << "the first writer never took the lock";
   spit(box.file("s.txt"), "auto 5\n");
   const Outcome second = run(box.env, "match play " + j + " --script " + box.file("s.txt"));
   fputs("auto 3\n", first);

@@ -19,21 +19,10 @@ using duels_test::slurp;
 
 namespace fs = std::filesystem;
 
-// A fresh folder for one test, removed again when the test ends (whatever it left in it).
-struct FreshDir {
-  fs::path path;
+// A fresh folder for one test, removed again when the test ends.
+struct FreshDir : duels_test::ScratchFolder {
   explicit FreshDir(const std::string& name)
-      : path(fs::path(::testing::TempDir()) /
-             ("atomic_" + name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~FreshDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  FreshDir(const FreshDir&) = delete;
-  FreshDir& operator=(const FreshDir&) = delete;
+      : ScratchFolder("atomic_" + name, ::testing::TempDir()) {}
 };
 
 int files_in(const fs::path& d) {

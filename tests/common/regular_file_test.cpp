@@ -29,19 +29,9 @@ using duels_test::spit;
 namespace fs = std::filesystem;
 
 // A fresh folder, removed again at the end of the test.
-struct Folder {
-  fs::path path;
+struct Folder : duels_test::ScratchFolder {
   explicit Folder(const std::string& name)
-      : path(fs::path(::testing::TempDir()) /
-             ("regular_" + name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Folder() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  [[nodiscard]] std::string file(const std::string& name) const { return (path / name).string(); }
+      : ScratchFolder("regular_" + name, ::testing::TempDir()) {}
 };
 
 std::string refusal(const std::function<void()>& f) {

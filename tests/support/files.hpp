@@ -5,7 +5,27 @@
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace duels_test {
+
+/// A fresh folder under the test temporary directory (`NAME_PID`), removed again with whatever a
+/// test left in it.
+struct ScratchFolder {
+  std::filesystem::path path;
+  explicit ScratchFolder(const std::string& name, const std::string& base)
+      : path(base + "/" + name + "_" + std::to_string(::getpid())) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  [[nodiscard]] std::string file(const std::string& name) const { return (path / name).string(); }
+};
 
 /// The file's bytes ("" when it cannot be read).
 inline std::string slurp(const std::filesystem::path& path) {
