@@ -68,6 +68,40 @@ int write_all_errno(int fd, std::string_view data) {
   return 0;
 }
 
+// Removes the plain files in `dir` and then `dir` itself (a staging or an old report folder;
+// nothing in it is a folder of ours).
+void remove_flat_folder(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    ::unlink(it->path().c_str());
+  ::rmdir(dir.c_str());
+}
+
+// Removes what a killed writer left in `dir`: the entries named PREFIX + 6 characters (mkstemp's
+// and mkdtemp's XXXXXX) of the right kind (folders or regular files) that no living writer holds
+// (each writer keeps its temporary flock'ed). Never through a link, never waiting on a FIFO.
+void remove_unheld(const fs::path& dir, const std::string& prefix, bool folders) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() != prefix.size() + 6 || name.rfind(prefix, 0) != 0) continue;
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+                                                  (folders ? O_DIRECTORY : 0));
+    if (fd < 0) continue;
+    struct stat st {};
+    const bool kind =
+        ::fstat(fd, &st) == 0 && (folders ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+    if (kind && ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      if (folders) {
+        remove_flat_folder(it->path());
+      } else {
+        ::unlink(it->path().c_str());
+      }
+    }
+    ::close(fd);
+  }
+}
+
 }  // namespace
 
 std::string io_failure_text(int err) {
@@ -96,19 +130,7 @@ void sync_parent_dir(const std::string& path) {
 void remove_stale_temporaries(const std::string& path, std::string_view tag) {
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string prefix = fmt::format(".{}.{}-", target.filename().string(), tag);
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.size() != prefix.size() + 6 || name.rfind(prefix, 0) != 0) continue;
-    // Never through a link, never a FIFO; a temporary a living writer holds is locked by it.
-    const int fd = ::open(it->path().c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) continue;
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0)
-      ::unlink(it->path().c_str());
-    ::close(fd);
-  }
+  remove_unheld(dir, fmt::format(".{}.{}-", target.filename().string(), tag), false);
 }
 
 std::optional<std::string> unwritable_target(const std::string& path) {
@@ -171,19 +193,6 @@ void write_file_atomically(const std::string& path, std::string_view data) {
   sync_parent_dir(path);
 }
 
-namespace {
-
-// Removes the plain files in `dir` and then `dir` itself (a staging or an old report folder;
-// nothing in it is a folder of ours).
-void remove_flat_folder(const fs::path& dir) {
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    ::unlink(it->path().c_str());
-  ::rmdir(dir.c_str());
-}
-
-}  // namespace
-
 void write_folder_atomically(const std::string& dir, const std::vector<FolderFile>& files,
                              const std::vector<std::string>& ours) {
   const fs::path target = fs::path(dir).lexically_normal();
@@ -222,14 +231,7 @@ void write_folder_atomically(const std::string& dir, const std::vector<FolderFil
   }
   // Staging folders a killed writer left (each living one is locked by its writer).
   const std::string prefix = fmt::format(".{}.staging-", name.string());
-  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string entry = it->path().filename().string();
-    if (entry.size() != prefix.size() + 6 || entry.rfind(prefix, 0) != 0) continue;
-    const int fd = ::open(it->path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) continue;
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) remove_flat_folder(it->path());
-    ::close(fd);
-  }
+  remove_unheld(parent, prefix, true);
   std::string staging_name = (parent / (prefix + "XXXXXX")).string();
   if (::mkdtemp(staging_name.data()) == nullptr)
     throw DataException({dir, 0, "", io_failure_text(errno)});
