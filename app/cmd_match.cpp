@@ -106,13 +106,17 @@ match::RepairResult repair_any_journal(const std::string& path) {
 
 // Names the journals an index refresh could not read: no match silently disappears from a list
 // or a statistic.
+// Says on stderr when the index could not be saved and was read from the journals instead.
+void note_memory_only(const match::MatchIndex& index) {
+  if (index.memory_only().empty()) return;
+  std::cerr << fmt::format(
+      "note: the match index could not be saved ({}); these were read from the journals in {} "
+      "themselves\n",
+      index.memory_only(), (fs::path(match::data_dir()) / "matches").string());
+}
+
 void print_skipped(const match::MatchIndex& index, std::ostream& out, const char* what) {
-  if (!index.memory_only().empty()) {
-    std::cerr << fmt::format(
-        "note: the match index could not be saved ({}); these were read from the journals in "
-        "{} themselves\n",
-        index.memory_only(), (fs::path(match::data_dir()) / "matches").string());
-  }
+  note_memory_only(index);
   for (const auto& sk : index.skipped()) {
     out << fmt::format("Not {} (this journal could not be read): {}\n    {}\n", what, sk.journal,
                        sk.reason);
@@ -528,8 +532,7 @@ void add_stats(CLI::App& root) {
                                   {"not_counted", skipped_json(index)}}
                        .dump()
                 << "\n";
-      std::ostringstream ignored;
-      print_skipped(index, ignored, "counted");  // the note on an index kept in memory only
+      note_memory_only(index);
       return;
     }
     std::cout << fmt::format("{} matches, {} finished\n", st.matches, st.finished);
