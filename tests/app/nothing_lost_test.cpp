@@ -299,7 +299,7 @@ TEST(Row52, WhatIsDroppedInTheFiguresFolderIsNamedNeverWaitedOn) {
 // Row 10: a full disk replaced two of the three charts of a report before failing "nothing was
 // changed"; a retried cut on a full disk left an empty FILE.torn; `match list` failed outright.
 TEST(Row52, AFullDiskLeavesTheOldReportWholeAndStillLists) {
-  Sandbox box("full_disk");
+  Sandbox box("full_disk_report");
   const std::string j = autoplayed(box, "m.jsonl", 80);
   const std::string out = box.file("report");
   Outcome r = run(box.env, "match report " + j + " --out " + out);
