@@ -5,6 +5,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -37,7 +39,59 @@ cv::Mat disc_kernel(double radius) {
   return k / cv::sum(k)[0];
 }
 
+double to_linear(double v) {
+  v /= 255;
+  return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+}
+
+double to_srgb(double v) {
+  v = std::clamp(v, 0.0, 1.0);
+  return 255 * (v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1 / 2.4) - 0.055);
+}
+
+// 8-bit sRGB values (as floats) to linear light scaled to 0–255, and back, per element.
+void decode_srgb(cv::Mat& f) {
+  std::array<float, 256> lut{};
+  for (int k = 0; k < 256; ++k)
+    lut[static_cast<std::size_t>(k)] = static_cast<float>(255 * to_linear(k));
+  cv::Mat flat = f.reshape(1);  // a view of every channel's values
+  flat.forEach<float>([&](float& v, const int*) {
+    v = lut[static_cast<std::size_t>(std::clamp(static_cast<int>(std::lround(v)), 0, 255))];
+  });
+}
+
+void encode_srgb(cv::Mat& f) {
+  cv::Mat flat = f.reshape(1);
+  flat.forEach<float>([](float& v, const int*) { v = static_cast<float>(to_srgb(v / 255.0)); });
+}
+
+// One colour a pixel through an RGGB mosaic, then OpenCV's demosaicing.
+cv::Mat through_bayer(const cv::Mat& bgr) {
+  cv::Mat raw(bgr.size(), CV_8UC1);
+  for (int v = 0; v < bgr.rows; ++v) {
+    const auto* in = bgr.ptr<cv::Vec3b>(v);
+    auto* out = raw.ptr<unsigned char>(v);
+    for (int u = 0; u < bgr.cols; ++u) {
+      // R at even row, even column; B at odd, odd; G elsewhere.
+      const int ch = (v % 2 == 0 && u % 2 == 0) ? 2 : (v % 2 == 1 && u % 2 == 1) ? 0 : 1;
+      out[u] = in[u][ch];
+    }
+  }
+  cv::Mat back;
+  // OpenCV names a Bayer pattern by its second row's first two pixels: RGGB is "BG".
+  cv::cvtColor(raw, back, cv::COLOR_BayerBG2BGR);
+  return back;
+}
+
 }  // namespace
+
+Degradation processing_webcam() {
+  Degradation d = typical_webcam();
+  d.linear_light = true;
+  d.bayer = true;
+  d.sharpen = 0.6;
+  return d;
+}
 
 Degradation typical_webcam() {
   Degradation d;
@@ -61,8 +115,12 @@ cv::Mat degrade(const cv::Mat& image, const Degradation& d, std::int64_t frame) 
   check(d.gradient >= 0 && d.gradient < 1, "gradient", "a share from 0 up to (not) 1");
   check(d.read_noise >= 0 && d.shot_noise >= 0, "noise", "noise levels of 0 or more");
   check(d.jpeg_quality >= 0 && d.jpeg_quality <= 100, "jpeg_quality", "0 (none) or 1 to 100");
+  check(d.sharpen >= 0 && d.sharpen <= 3, "sharpen", "0 (none) to 3");
+  check(d.sharpen_sigma_px > 0 && d.sharpen_sigma_px <= 10, "sharpen_sigma_px",
+        "over 0, up to 10 pixels");
   cv::Mat f;
   image.convertTo(f, CV_32F);
+  if (d.linear_light) decode_srgb(f);
   // Optics: defocus then the lens's own blur.
   if (d.defocus_radius_px > 0.25) cv::filter2D(f, f, -1, disc_kernel(d.defocus_radius_px));
   if (d.blur_sigma_px > 0) cv::GaussianBlur(f, f, cv::Size(0, 0), d.blur_sigma_px);
@@ -102,8 +160,19 @@ cv::Mat degrade(const cv::Mat& image, const Degradation& d, std::int64_t frame) 
     }
     f += n.mul(sigma);
   }
+  if (d.linear_light) encode_srgb(f);
   cv::Mat out;
   f.convertTo(out, CV_8U);
+  // The camera's processing: the mosaic, then sharpening of what it gives.
+  if (d.bayer && out.channels() == 3) out = through_bayer(out);
+  if (d.sharpen > 0) {
+    cv::Mat g;
+    out.convertTo(g, CV_32F);
+    cv::Mat soft;
+    cv::GaussianBlur(g, soft, cv::Size(0, 0), d.sharpen_sigma_px);
+    g += d.sharpen * (g - soft);
+    g.convertTo(out, CV_8U);
+  }
   if (d.jpeg_quality > 0) {
     std::vector<unsigned char> bytes;
     cv::imencode(".jpg", out, bytes, {cv::IMWRITE_JPEG_QUALITY, d.jpeg_quality});
@@ -117,6 +186,9 @@ std::string describe(const Degradation& d) {
   if (d.defocus_radius_px > 0) s += fmt::format(", defocus {:.1f} px", d.defocus_radius_px);
   if (d.read_noise > 0 || d.shot_noise > 0)
     s += fmt::format(", noise {:g}+{:g}", d.read_noise, d.shot_noise);
+  if (d.linear_light) s += ", linear light";
+  if (d.bayer) s += ", Bayer";
+  if (d.sharpen > 0) s += fmt::format(", sharpen {:g}", d.sharpen);
   if (d.jpeg_quality > 0) s += fmt::format(", JPEG {}", d.jpeg_quality);
   if (d.vignetting > 0) s += fmt::format(", vignetting {:.0f} %", 100 * d.vignetting);
   if (d.gradient > 0) s += fmt::format(", gradient {:.0f} %", 100 * d.gradient);

@@ -328,6 +328,62 @@ TEST(Degrade, SeededAndSeparateFromTheRenderer) {
   Degradation bad;
   bad.jpeg_quality = 101;
   EXPECT_THROW((void)degrade(img, bad), DataException);
+  bad = {};
+  bad.sharpen = -1;
+  EXPECT_THROW((void)degrade(img, bad), DataException);
+}
+
+// A camera's own processing (issue 51): light is blurred, not its sRGB values; a mosaic leaves
+// colour fringes on a sharp edge; sharpening leaves a halo on both sides of it.
+TEST(Degrade, ACamerasProcessingBlursLightMosaicsAndSharpens) {
+  cv::Mat img(40, 40, CV_8UC3, cv::Scalar::all(0));
+  img(cv::Rect(20, 0, 20, 40)).setTo(cv::Scalar::all(255));
+  // Blurred in linear light, the edge's middle is half the light: sRGB 188, not 128.
+  Degradation plain;
+  plain.blur_sigma_px = 3;
+  Degradation linear = plain;
+  linear.linear_light = true;
+  const auto mid = [](const cv::Mat& m) {  // the two pixels either side of the edge
+    return (m.at<cv::Vec3b>(20, 19)[1] + m.at<cv::Vec3b>(20, 20)[1]) / 2.0;
+  };
+  EXPECT_NEAR(mid(degrade(img, plain)), 127.5, 3);
+  EXPECT_GT(mid(degrade(img, linear)), 127.5 + 30);
+  // Flat colour goes through the mosaic unchanged; a coloured edge picks up other colours.
+  cv::Mat flat(20, 20, CV_8UC3, cv::Scalar(40, 160, 90));
+  Degradation mosaic;
+  mosaic.bayer = true;
+  EXPECT_LE(cv::norm(degrade(flat, mosaic)(cv::Rect(2, 2, 16, 16)), flat(cv::Rect(2, 2, 16, 16)),
+                     cv::NORM_INF),
+            1);
+  // A grey edge: each colour is sampled on its own pixels, so beside the edge the demosaiced
+  // channels disagree (a colour fringe) where the picture had none.
+  cv::Mat edge(40, 40, CV_8UC3, cv::Scalar::all(0));
+  edge(cv::Rect(21, 0, 19, 40)).setTo(cv::Scalar::all(255));
+  const cv::Mat m = degrade(edge, mosaic);
+  int fringe = 0;
+  for (int v = 2; v < 38; ++v) {
+    for (int u = 19; u <= 23; ++u) {
+      const cv::Vec3b p = m.at<cv::Vec3b>(v, u);
+      fringe = std::max({fringe, std::abs(p[0] - p[2]), std::abs(p[1] - p[2])});
+    }
+  }
+  EXPECT_GE(fringe, 60);
+  EXPECT_EQ(cv::norm(m(cv::Rect(0, 2, 17, 36)), cv::NORM_INF), 0);
+  // Sharpening: past the edge the dark side dips under black's neighbour grey and the light
+  // side rises over its own grey.
+  cv::Mat grey(40, 40, CV_8UC3, cv::Scalar::all(60));
+  grey(cv::Rect(20, 0, 20, 40)).setTo(cv::Scalar::all(180));
+  Degradation soft;
+  soft.blur_sigma_px = 1;
+  Degradation sharp = soft;
+  sharp.sharpen = 0.8;
+  const cv::Mat a = degrade(grey, soft);
+  const cv::Mat b = degrade(grey, sharp);
+  EXPECT_LT(b.at<cv::Vec3b>(20, 18)[1], a.at<cv::Vec3b>(20, 18)[1] - 3);
+  EXPECT_GT(b.at<cv::Vec3b>(20, 21)[1], a.at<cv::Vec3b>(20, 21)[1] + 3);
+  EXPECT_GT(b.at<cv::Vec3b>(20, 22)[1], 180);
+  EXPECT_LT(b.at<cv::Vec3b>(20, 17)[1], 60);
+  EXPECT_NE(describe(processing_webcam()).find("Bayer"), std::string::npos);
 }
 
 // The seeded CI version of `duels bench coverage`: a 720p webcam scene with figures facing
