@@ -55,8 +55,21 @@ void add_coverage(CLI::App& bench) {
     bool lamp = false;
     std::string save;
     bool explain = false;
+    std::string images;
+    bool povray_render = false;
+    bool processing = false;
   };
   auto opts = std::make_shared<Opts>();
+  cmd->add_flag("--processing", opts->processing,
+                "add a camera's own processing to the damage: blur in linear light, a Bayer "
+                "mosaic demosaiced, a sharpening halo (vision/degrade.hpp)");
+  cmd->add_option("--images", opts->images,
+                  "take each table's picture from this image set instead of our renderer (the "
+                  "physically based set rendered by POV-Ray: tests/data/povray), checked "
+                  "against its truth file, then degraded as ours are");
+  cmd->add_flag("--povray-render", opts->povray_render,
+                "render the pictures the --images folder lacks with POV-Ray first (the povray "
+                "program; about 20 s a table on two cores)");
   cmd->add_option("--dice", opts->dice,
                   "MIN-MAX dice on every base's top (e.g. 3-6: as the rules put them there "
                   "every round), d6-d12 in the rulebook's colours, over the ring");
@@ -119,7 +132,14 @@ void add_coverage(CLI::App& bench) {
     }
     const auto [dice_min, dice_max] =
         opts->dice.empty() ? std::pair{0, 0} : dice_range(opts->dice, "--dice");
+    if (opts->povray_render && opts->images.empty())
+      throw UsageError("--povray-render needs --images DIR: the folder the pictures go to");
     nlohmann::json j = nlohmann::json::array();
+    if (!opts->json && opts->processing)
+      std::cout << "damage: each scenario's, with a camera's own processing (linear-light blur, "
+                   "Bayer mosaic, sharpening)\n";
+    if (!opts->json && !opts->images.empty())
+      std::cout << fmt::format("pictures: the image set in {} (not our renderer)\n", opts->images);
     if (!opts->json) {
       std::cout << fmt::format(
           "{:<32} {:>7} {:>7} {:>7} {:>6} {:>6} {:>8} {:>15} {:>15} {:>4} {:>4} {:>14}\n",
@@ -139,6 +159,13 @@ void add_coverage(CLI::App& bench) {
       sc.posed = opts->posed;
       sc.lamp = opts->lamp;
       sc.save_dir = opts->save;
+      sc.image_set = opts->images;
+      if (opts->processing) {
+        sc.degradation.linear_light = true;
+        sc.degradation.bayer = true;
+        sc.degradation.sharpen = vision::processing_webcam().sharpen;
+      }
+      sc.povray_render = opts->povray_render;
       if (opts->explain) sc.explain = &std::cerr;
       if (dice_max > 0) sc.name += fmt::format(" dice{}-{}", dice_min, dice_max);
       if (sc.posed) sc.name += " posed";

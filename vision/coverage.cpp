@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -21,6 +22,7 @@
 #include "common/error.hpp"
 #include "vision/markerless.hpp"
 #include "vision/pipeline.hpp"
+#include "vision/povray.hpp"
 #include "vision/render.hpp"
 
 namespace duels::vision {
@@ -247,11 +249,26 @@ SceneSpec coverage_scene(const CoverageScenario& sc, std::uint64_t seed) {
   return s;
 }
 
+std::string image_set_stem(const CoverageScenario& sc, int seed) {
+  std::string stem = fmt::format("{}-seed{}", sc.name, seed);
+  std::replace(stem.begin(), stem.end(), ' ', '_');
+  return stem;
+}
+
 CoverageTable coverage_table(const CoverageScenario& sc, int seed) {
   CoverageTable out;
   out.spec = coverage_scene(sc, static_cast<std::uint64_t>(seed));
   SceneRenderer renderer(out.spec);
-  out.clean = renderer.render(0, &out.truth);
+  if (sc.image_set.empty()) {
+    out.clean = renderer.render(0, &out.truth);
+  } else {
+    const std::string stem = image_set_stem(sc, seed);
+    if (sc.povray_render &&
+        !std::filesystem::exists(std::filesystem::path(sc.image_set) / (stem + ".jpg")))
+      render_with_povray(out.spec, sc.image_set, stem);
+    out.clean = read_image_set_picture(out.spec, sc.image_set, stem);
+    out.truth = renderer.truth_at(0, 0);
+  }
   out.degradation = sc.degradation;
   out.degradation.seed = out.degradation.seed * 1000 + static_cast<std::uint64_t>(seed);
   return out;

@@ -57,6 +57,13 @@ struct CoverageScenario {
   int dice_max = 0;
   bool posed = false;
   bool lamp = false;
+  /// When set, each table's clean picture comes from this image set instead of our renderer:
+  /// `DIR/<name>-seed<N>.jpg`, rendered by POV-Ray from the very same scene (vision/povray.hpp;
+  /// its truth file is checked against the scene), then degraded as ours are.
+  std::string image_set;
+  /// With `image_set`: render the pictures the set lacks with POV-Ray first (slow: minutes a
+  /// table; needs the povray program).
+  bool povray_render = false;
   /// When set, each table's first degraded frame is written there as a PNG (for a look).
   std::string save_dir;
   /// When set, every base reported off its place (and under whose name), every false ring and
@@ -111,6 +118,10 @@ struct CoverageTable {
   Degradation degradation;
 };
 CoverageTable coverage_table(const CoverageScenario& scenario, int seed);
+
+/// The file stem of a scenario's table in an image set: its name with '_' for spaces, then
+/// "-seed<N>".
+std::string image_set_stem(const CoverageScenario& scenario, int seed);
 
 /// Puts `count` dice on `base`'s top (d6, d8, d10, d12 in the rulebook's colours, 0.55–0.65"
 /// across, faces and turns at random) where they fit beside its figure and each other, over the
