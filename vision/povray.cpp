@@ -27,6 +27,7 @@
 #include "common/error.hpp"
 #include "common/yaml_read.hpp"
 #include "vision/ring.hpp"
+#include "vision/rotation.hpp"
 
 extern char** environ;
 
@@ -218,25 +219,6 @@ std::vector<cv::Vec3d> die_normals(int sides) {
   return n;
 }
 
-// The rotation turning unit vector `a` onto unit vector `b`.
-cv::Matx33d turn_onto(cv::Vec3d a, cv::Vec3d b) {
-  const cv::Vec3d axis = a.cross(b);
-  const double s = cv::norm(axis);
-  const double c = a.dot(b);
-  if (s < 1e-9) {
-    if (c > 0) return cv::Matx33d::eye();
-    // Half a turn about any axis at right angles to a.
-    cv::Vec3d p = std::abs(a[0]) < 0.9 ? cv::Vec3d(1, 0, 0) : cv::Vec3d(0, 1, 0);
-    p = cv::normalize(p - p.dot(a) * a);
-    return 2 * cv::Matx33d(p[0] * p[0], p[0] * p[1], p[0] * p[2], p[1] * p[0], p[1] * p[1],
-                           p[1] * p[2], p[2] * p[0], p[2] * p[1], p[2] * p[2]) -
-           cv::Matx33d::eye();
-  }
-  cv::Mat r;
-  cv::Rodrigues(cv::Mat(axis / s * std::atan2(s, c)), r);
-  return cv::Matx33d(r);
-}
-
 cv::Vec3d die_body(DieColour c) {
   switch (c) {
     case DieColour::kWhite:
@@ -301,7 +283,7 @@ std::string die_object(const DieSpec& die, cv::Point2d at, double top_z, double 
       bottom = k;
     }
   }
-  const cv::Matx33d rest = turn_onto(normals[bottom], {0, 0, -1});
+  const cv::Matx33d rest = rotation_between(normals[bottom], {0, 0, -1});
   const cv::Matx33d spin(std::cos(yaw), -std::sin(yaw), 0, std::sin(yaw), std::cos(yaw), 0, 0, 0,
                          1);
   const cv::Matx33d r = spin * rest;

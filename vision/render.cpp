@@ -18,6 +18,7 @@
 #include "calib/pattern.hpp"
 #include "common/error.hpp"
 #include "vision/ring.hpp"
+#include "vision/rotation.hpp"
 
 namespace duels::vision {
 namespace {
@@ -238,26 +239,6 @@ Hit hit(const Solid& s, const cv::Vec3d& o, const cv::Vec3d& d) {
 // The radius of a ball round `s.a`–`s.b` that holds the solid.
 double bounding_radius(const Solid& s) {
   return s.kind == Solid::Kind::kDie ? s.radius * die_shape(s.sides).circumradius : s.radius;
-}
-
-// The rotation taking `from` (unit) onto `to` (unit).
-cv::Matx33d rotation_between(const cv::Vec3d& from, const cv::Vec3d& to) {
-  const cv::Vec3d axis = from.cross(to);
-  const double sin_a = cv::norm(axis);
-  const double cos_a = from.dot(to);
-  if (sin_a < 1e-12) {
-    if (cos_a > 0) return cv::Matx33d::eye();
-    // Half a turn about any axis at right angles to `from`.
-    cv::Vec3d perp = std::abs(from[0]) < 0.9 ? cv::Vec3d(1, 0, 0) : cv::Vec3d(0, 1, 0);
-    perp = cv::normalize(perp - from * from.dot(perp));
-    return 2 * cv::Matx33d(perp[0] * perp[0], perp[0] * perp[1], perp[0] * perp[2],
-                           perp[1] * perp[0], perp[1] * perp[1], perp[1] * perp[2],
-                           perp[2] * perp[0], perp[2] * perp[1], perp[2] * perp[2]) -
-           cv::Matx33d::eye();
-  }
-  cv::Mat r;
-  cv::Rodrigues(cv::Mat(axis * (std::atan2(sin_a, cos_a) / sin_a)), r);
-  return cv::Matx33d(r);
 }
 
 // A die's body, marks and colours, resting on a face on a top at `top_z`, its centre at `at`.
