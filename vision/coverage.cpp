@@ -329,9 +329,7 @@ CoverageResult run_coverage(const CoverageScenario& sc) {
     for (int f = 0; f < sc.frames; ++f) {
       const cv::Mat frame = degrade(table.clean, table.degradation, f);
       if (f == 0 && !sc.save_dir.empty()) {
-        std::string file = fmt::format("{}/{}-seed{}.png", sc.save_dir, sc.name, seed);
-        std::replace(file.begin() + static_cast<std::ptrdiff_t>(sc.save_dir.size()) + 1, file.end(),
-                     ' ', '_');
+        const std::string file = sc.save_dir + "/" + image_set_stem(sc, seed) + ".png";
         if (!cv::imwrite(file, frame)) {
           throw DataException({file, 0, "--save", "a folder that exists and can be written"});
         }

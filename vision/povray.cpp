@@ -139,7 +139,7 @@ std::string posed_figure(const SceneBaseSpec& b, cv::Point2d foot, double a, dou
   const cv::Vec3d hand2 = at - wsg * (sw + 0.6 + 0.8 * s(18)) * side + 0.3 * s(19) * fwd +
                           (0.35 + 0.2 * s(20)) * h * up;
   out += capsule(at - wsg * sw * side + shoulder * up, hand2, 0.3 * body_r, t_cloth);
-  out += fmt::format("sphere {{ {}, {:.4f} scale 1 {} }}\n", vec(hand2), 0.42 * body_r, t_skin);
+  out += fmt::format("sphere {{ {}, {:.4f} {} }}\n", vec(hand2), 0.42 * body_r, t_skin);
   // Head and hat.
   const double head_r = 0.78 * body_r;
   const cv::Vec3d head = at + (shoulder + 0.35 * body_r + head_r) * up;
@@ -464,6 +464,29 @@ std::string last_line(const std::string& file) {
   return last;
 }
 
+// `j`'s member `key`, or null when `j` is no object or has none (a truth file may be anything).
+const nlohmann::json& member(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json none;
+  if (!j.is_object()) return none;
+  const auto it = j.find(key);
+  return it == j.end() ? none : *it;
+}
+
+// Whether `have` holds what `want` holds: numbers within `tol`, arrays element by element,
+// anything else equal.
+bool holds(const nlohmann::json& have, const nlohmann::json& want, double tol) {
+  if (want.is_number())
+    return have.is_number() && std::abs(have.get<double>() - want.get<double>()) <= tol;
+  if (want.is_array()) {
+    if (!have.is_array() || have.size() != want.size()) return false;
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      if (!holds(have[k], want[k], tol)) return false;
+    }
+    return true;
+  }
+  return have == want;
+}
+
 nlohmann::json truth_json(const SceneSpec& spec) {
   const auto& c = spec.camera;
   nlohmann::json bases = nlohmann::json::array();
@@ -706,40 +729,29 @@ cv::Mat read_image_set_picture(const SceneSpec& spec, const std::string& dir,
   const auto differ = [&](const std::string& field, const std::string& what) {
     throw DataException(
         {truth_file, 0, field,
-         what + " as the scene has it (the picture was rendered from another scene: render the "
-                "set again with `duels bench coverage --povray-render`)"});
-  };
-  const auto near = [](const nlohmann::json& a, const nlohmann::json& b, double tol) {
-    if (a.is_number() && b.is_number()) return std::abs(a.get<double>() - b.get<double>()) <= tol;
-    return a == b;
+         what +
+             " as the scene has it (the picture was rendered from another scene: remove the "
+             "set's pictures and render them again with `duels bench coverage --images " +
+             dir + " --povray-render`)"});
   };
   for (const char* k : {"width", "height", "fx", "fy", "cx", "cy"}) {
-    if (!j.contains("camera") ||
-        !near(j["camera"].value(k, nlohmann::json()), want["camera"][k], 1e-3))
+    if (!holds(member(member(j, "camera"), k), want["camera"][k], 1e-3))
       differ(std::string("camera.") + k, "the camera");
   }
   for (const char* part : {"rvec", "tvec"}) {
-    for (std::size_t k = 0; k < 3; ++k) {
-      if (!j.contains("pose") || !j["pose"].contains(part) || !j["pose"][part].is_array() ||
-          j["pose"][part].size() != 3 || !near(j["pose"][part][k], want["pose"][part][k], 1e-4))
-        differ(std::string("pose.") + part, "the camera's pose");
-    }
+    if (!holds(member(member(j, "pose"), part), want["pose"][part], 1e-4))
+      differ(std::string("pose.") + part, "the camera's pose");
   }
-  if (!j.contains("bases") || !j["bases"].is_array() || j["bases"].size() != want["bases"].size())
+  const nlohmann::json& bases = member(j, "bases");
+  if (!bases.is_array() || bases.size() != want["bases"].size())
     differ("bases", fmt::format("{} bases", want["bases"].size()));
   for (std::size_t i = 0; i < want["bases"].size(); ++i) {
-    const auto& have = j["bases"][i];
     for (const char* k : {"code", "x", "y", "facing", "diameter", "height", "dice", "posed"}) {
-      if (!have.is_object() || !near(have.value(k, nlohmann::json()), want["bases"][i][k], 1e-3))
+      if (!holds(member(bases[i], k), want["bases"][i][k], 1e-3))
         differ(fmt::format("bases[{}].{}", i, k), "the base");
     }
   }
-  if (!near(j.value("lamp", nlohmann::json()), want["lamp"], 1e-3)) {
-    bool same = j.value("lamp", nlohmann::json()).is_array() && want["lamp"].is_array();
-    for (std::size_t k = 0; same && k < 3; ++k)
-      same = near(j["lamp"][k], want["lamp"][k], 1e-3);
-    if (!same) differ("lamp", "the lamp");
-  }
+  if (!holds(member(j, "lamp"), want["lamp"], 1e-3)) differ("lamp", "the lamp");
   const std::string picture_file = (fs::path(dir) / (stem + ".jpg")).string();
   cv::Mat picture = calib::read_image(picture_file, cv::IMREAD_COLOR, "picture");
   if (picture.size() != spec.camera.image_size) {

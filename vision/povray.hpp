@@ -9,8 +9,8 @@
 /// POV-Ray renders a pinhole picture in linear light (16-bit); `camera_picture` is the camera:
 /// the lens's distortion applied by warping in linear light, an exposure that puts the felt at
 /// its grey, then the sRGB tone curve to 8 bits. The pictures are rendered once
-/// (`duels bench coverage --povray-render DIR`; POV-Ray is not needed to test) and kept with a
-/// truth file each, so the test set cannot drift from the scenes that made it.
+/// (`duels bench coverage --images DIR --povray-render`; POV-Ray is not needed to test) and kept
+/// with a truth file each, so the test set cannot drift from the scenes that made it.
 
 #include <opencv2/core.hpp>
 
